@@ -1,0 +1,1 @@
+//! The emulated FPGA: board model, IR execution, timing model, per-site counters.

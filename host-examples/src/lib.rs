@@ -1,0 +1,1 @@
+//! C host programs and kernels used as examples and end-to-end tests.

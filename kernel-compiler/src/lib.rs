@@ -1,0 +1,1 @@
+//! OpenCL C front end, typed kernel IR, static FPGA analysis, .aocx container.

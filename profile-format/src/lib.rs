@@ -1,0 +1,1 @@
+//! profile.mon data model, writer, reader and exports.

@@ -1,0 +1,1 @@
+//! Terminal profiler for profile.mon.
