@@ -1,1 +1,6 @@
-//! The emulated FPGA: board model, IR execution, timing model, per-site counters.
+//! The emulated FPGA: board description, execution of kernel IR, the timing model in device
+//! clock cycles and the performance counters per access site.
+
+pub mod memory;
+
+pub use memory::DeviceMemory;
