@@ -1,1 +1,44 @@
-fn main() {}
+//! `fpgacl`: the command-line front end.
+//!
+//! ```text
+//! fpgacl aoc kernel.cl -o kernel.aocx   compile + static report, like Intel's `aoc`
+//! fpgacl profile -- ./host args         run a host program with profiling on, like `aocl profile`
+//! fpgacl report profile.mon             the terminal profiler (or --text / --json)
+//! fpgacl info                           the emulated platform, device and board
+//! ```
+
+mod locate;
+mod profile;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "fpgacl", version, about = "OpenCL FPGA emulator and profiler")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a host program against fpgacl with profiling on and summarise the profile.
+    Profile(profile::ProfileArgs),
+    /// Show where libfpgacl.so and its ICD file are.
+    Info,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Profile(args) => profile::run(args),
+        Command::Info => locate::print_info(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("fpgacl: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
