@@ -6,6 +6,7 @@
 
 pub mod diag;
 pub mod ir;
+pub mod lexer;
 pub mod source;
 pub mod token;
 
