@@ -17,6 +17,7 @@
 //! enums ([`Record`] in particular); a change to any existing struct or variant requires a
 //! *major* version bump.
 
+use bincode::{Decode, Encode};
 use serde::{Deserialize, Serialize};
 
 /// Format major version written by this crate. A reader refuses files with a larger major.
@@ -25,7 +26,7 @@ pub const FORMAT_MAJOR: u16 = 1;
 pub const FORMAT_MINOR: u16 = 0;
 
 /// First frame of every file: who wrote it, on which (emulated) board, for which host run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct Header {
     /// Format major version of the file (also stored unencoded right after the magic).
     pub format_major: u16,
@@ -70,7 +71,7 @@ impl Header {
 }
 
 /// The accelerator board the kernels ran on (emulated).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct Board {
     /// Board name as shown in the profiler's summary, e.g. `"fpgacl_a10_ref"`.
     pub name: String,
@@ -103,7 +104,7 @@ impl Board {
 }
 
 /// One global memory bank (interface) of the board.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct MemoryBank {
     /// Bank name, e.g. `"DDR0"`.
     pub name: String,
@@ -116,7 +117,7 @@ pub struct MemoryBank {
 }
 
 /// A program loaded by the host: kernel sources and the static report of its kernels.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct Program {
     /// Identifier unique in the file; records refer to it.
     pub id: u32,
@@ -146,7 +147,7 @@ impl Program {
 }
 
 /// One kernel source file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct SourceFile {
     /// File name as the compiler saw it (used by `file` fields of the report).
     pub name: String,
@@ -155,7 +156,7 @@ pub struct SourceFile {
 }
 
 /// The static analysis of a program: kernels, loops and memory/channel access sites.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct StaticReport {
     /// Kernels of the program.
     pub kernels: Vec<KernelInfo>,
@@ -166,7 +167,7 @@ pub struct StaticReport {
 }
 
 /// How a kernel is launched and pipelined.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Encode, Decode)]
 pub enum KernelKind {
     /// Work-items of an NDRange flow through the pipeline (`clEnqueueNDRangeKernel`).
     NdRange,
@@ -175,7 +176,7 @@ pub enum KernelKind {
 }
 
 /// Static facts about one kernel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct KernelInfo {
     /// Kernel function name.
     pub name: String,
@@ -198,7 +199,7 @@ pub struct KernelInfo {
 }
 
 /// Loop unrolling as the compiler applied it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Encode, Decode)]
 pub enum Unroll {
     /// Not unrolled.
     None,
@@ -209,7 +210,7 @@ pub enum Unroll {
 }
 
 /// Static facts about one loop.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct LoopInfo {
     /// Identifier unique in the program; access sites refer to it.
     pub id: u32,
@@ -239,7 +240,7 @@ pub struct LoopInfo {
 }
 
 /// What an access site does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Encode, Decode)]
 pub enum AccessKind {
     /// Memory load.
     Load,
@@ -281,7 +282,7 @@ impl AccessKind {
 }
 
 /// The memory (or stream) an access site touches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Encode, Decode)]
 pub enum MemorySpace {
     /// `__global` memory (board DDR/QDR/HBM).
     Global,
@@ -312,7 +313,7 @@ impl MemorySpace {
 }
 
 /// One memory or channel access in the source, with its load-store unit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct AccessSite {
     /// Identifier unique in the program; counters refer to it.
     pub id: u32,
@@ -347,7 +348,7 @@ pub struct AccessSite {
 }
 
 /// Direction of a host <-> device memory transfer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Encode, Decode)]
 pub enum TransferDirection {
     /// Device to host (`clEnqueueReadBuffer` and friends).
     Read,
@@ -375,7 +376,7 @@ impl TransferDirection {
 /// fired (a valid, enabled access completed), predicated (a valid work-item passed with the
 /// predicate off), stalled (the site could not accept or complete its access), or idle (no
 /// valid work-item). Derived percentages are in `metrics.rs`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Encode)]
 pub struct SiteCounters {
     /// Access site id within the record's program.
     pub site: u32,
@@ -442,7 +443,7 @@ impl SiteCounters {
 }
 
 /// One execution of an enqueued kernel (`clEnqueueNDRangeKernel` / `clEnqueueTask`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct KernelRun {
     /// Identifier of the run, unique in the session (snapshots of a run share it).
     pub run_id: u64,
@@ -488,7 +489,7 @@ impl KernelRun {
 }
 
 /// A host <-> device (or device <-> device) memory transfer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct MemTransfer {
     /// Device index in the platform.
     pub device: u32,
@@ -515,7 +516,7 @@ impl MemTransfer {
 ///
 /// `run` holds the run as far as it had got: `run.end_ns`/`run.end_cycle` are the snapshot
 /// point and `run.sites` the counters accumulated up to it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct Snapshot {
     /// When the snapshot was taken, ns since host start (emulated timeline).
     pub taken_ns: u64,
@@ -524,7 +525,7 @@ pub struct Snapshot {
 }
 
 /// Counters of an autorun kernel's compute unit, read by `clGetProfileDataDeviceIntelFPGA`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct AutorunCapture {
     /// Device index in the platform.
     pub device: u32,
@@ -545,7 +546,7 @@ pub struct AutorunCapture {
 ///
 /// New variants may be appended in a minor format version; never reorder or change existing
 /// ones.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub enum Record {
     /// A finished kernel run.
     KernelRun(KernelRun),
