@@ -1,0 +1,571 @@
+//! [`ReportData`]: a [`Profile`] with every index and aggregate the screens need, computed once
+//! when the file is opened so that drawing and scrolling never walk the records again.
+
+use std::collections::HashMap;
+
+use fpgacl_profile_format::{
+    AccessSite, AutorunCapture, KernelInfo, KernelRun, LoopInfo, MemTransfer, Profile, Program,
+    Record, SiteCounters, Snapshot,
+};
+
+use crate::timeline::TimelineIndex;
+
+/// Which counters the Source Code view shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// All finished runs and all autorun captures, summed (the profiler's overall average).
+    Average,
+    /// One kernel run: index into [`ReportData::runs`].
+    Run(usize),
+    /// One autorun capture: index into [`ReportData::captures`].
+    Capture(usize),
+}
+
+/// One kernel source file shown by the Source Code view.
+#[derive(Debug, Clone)]
+pub struct FileView {
+    /// Index of the program in [`ReportData::programs`].
+    pub program: usize,
+    /// File name as the compiler saw it.
+    pub name: String,
+    /// Lines of the file (without line terminators). Placeholder lines when the program did not
+    /// record this file's text.
+    pub lines: Vec<String>,
+    /// The text was not recorded (sites refer to a file missing from the program's sources).
+    pub missing_text: bool,
+    /// For each line (0-based), the global indices of the sites on that line, by column.
+    pub sites_by_line: Vec<Vec<usize>>,
+    /// Kernels defined in this file: global indices into [`ReportData::kernels`].
+    pub kernels: Vec<usize>,
+}
+
+/// A kernel of a program.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelRef {
+    /// Index of the program in [`ReportData::programs`].
+    pub program: usize,
+    /// Index into that program's `report.kernels`.
+    pub kernel: usize,
+    /// Index of its file in [`ReportData::files`], if the file is known.
+    pub file: Option<usize>,
+}
+
+/// An access site of a program.
+#[derive(Debug, Clone, Copy)]
+pub struct SiteRef {
+    /// Index of the program in [`ReportData::programs`].
+    pub program: usize,
+    /// Index into that program's `report.sites`.
+    pub site: usize,
+    /// Index of its file in [`ReportData::files`].
+    pub file: usize,
+    /// Index of its kernel in [`ReportData::kernels`], if the kernel is in the report.
+    pub kernel: Option<usize>,
+}
+
+/// Captures of one autorun kernel compute unit on one device: one row of the Autorun Captures
+/// table.
+#[derive(Debug, Clone)]
+pub struct CaptureGroup {
+    /// Device index.
+    pub device: u32,
+    /// Autorun kernel name.
+    pub kernel: String,
+    /// Compute unit id.
+    pub compute_unit: [u32; 3],
+    /// Indices into [`ReportData::captures`], by capture time.
+    pub captures: Vec<usize>,
+}
+
+/// A profile prepared for display.
+#[derive(Debug)]
+pub struct ReportData {
+    /// Label of the file this came from (its path as given).
+    pub label: String,
+    /// The profile's header, programs, truncation flag and warnings (records moved out).
+    pub profile: Profile,
+    /// Finished kernel runs, in file order.
+    pub runs: Vec<KernelRun>,
+    /// Memory transfers, in file order.
+    pub transfers: Vec<MemTransfer>,
+    /// Snapshots of running kernels, in file order.
+    pub snapshots: Vec<Snapshot>,
+    /// Autorun captures, in file order.
+    pub captures: Vec<AutorunCapture>,
+    /// Every source file of every program.
+    pub files: Vec<FileView>,
+    /// Every kernel of every program.
+    pub kernels: Vec<KernelRef>,
+    /// Every access site of every program.
+    pub sites: Vec<SiteRef>,
+    /// Autorun capture table rows, by device then kernel then compute unit.
+    pub capture_groups: Vec<CaptureGroup>,
+    /// Counters of each site summed over all runs and captures (indexed like `sites`).
+    pub average: Vec<Option<SiteCounters>>,
+    /// Number of runs with counters (the "average of N runs" label).
+    pub runs_with_counters: usize,
+    /// The timeline lanes of the Kernel Execution tab.
+    pub timeline: TimelineIndex,
+    /// Latest end time of any record, in ns since host start.
+    pub total_ns: u64,
+    /// Per program (index), sorted (site id, global site index) pairs.
+    site_lookup: Vec<Vec<(u32, usize)>>,
+    /// Program id -> index in `programs`.
+    program_lookup: HashMap<u32, usize>,
+}
+
+impl ReportData {
+    /// Prepares `profile` for display. `label` names it in the header (usually its path).
+    /// Cost: one pass over the records plus sorting the timeline lanes.
+    pub fn new(label: impl Into<String>, mut profile: Profile) -> ReportData {
+        let records = std::mem::take(&mut profile.records);
+        let mut runs = Vec::new();
+        let mut transfers = Vec::new();
+        let mut snapshots = Vec::new();
+        let mut captures = Vec::new();
+        for r in records {
+            match r {
+                Record::KernelRun(k) => runs.push(k),
+                Record::MemTransfer(t) => transfers.push(t),
+                Record::Snapshot(s) => snapshots.push(s),
+                Record::AutorunCapture(c) => captures.push(c),
+            }
+        }
+
+        let program_lookup: HashMap<u32, usize> = profile
+            .programs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i))
+            .collect();
+
+        // Files: every recorded source, then any file a site or kernel names but whose text
+        // is missing.
+        let mut files: Vec<FileView> = Vec::new();
+        let mut file_lookup: HashMap<(usize, String), usize> = HashMap::new();
+        for (pi, prog) in profile.programs.iter().enumerate() {
+            for src in &prog.sources {
+                if file_lookup.contains_key(&(pi, src.name.clone())) {
+                    continue;
+                }
+                let lines: Vec<String> = src.text.lines().map(expand_tabs).collect();
+                file_lookup.insert((pi, src.name.clone()), files.len());
+                files.push(FileView {
+                    program: pi,
+                    name: src.name.clone(),
+                    sites_by_line: vec![Vec::new(); lines.len()],
+                    lines,
+                    missing_text: false,
+                    kernels: Vec::new(),
+                });
+            }
+        }
+        let mut file_index = |pi: usize, name: &str, files: &mut Vec<FileView>| -> usize {
+            if let Some(&f) = file_lookup.get(&(pi, name.to_string())) {
+                return f;
+            }
+            file_lookup.insert((pi, name.to_string()), files.len());
+            files.push(FileView {
+                program: pi,
+                name: name.to_string(),
+                lines: Vec::new(),
+                missing_text: true,
+                sites_by_line: Vec::new(),
+                kernels: Vec::new(),
+            });
+            files.len() - 1
+        };
+
+        let mut kernels = Vec::new();
+        let mut kernel_lookup: HashMap<(usize, &str), usize> = HashMap::new();
+        for (pi, prog) in profile.programs.iter().enumerate() {
+            for (ki, k) in prog.report.kernels.iter().enumerate() {
+                let f = file_index(pi, &k.file, &mut files);
+                ensure_line(&mut files[f], k.line);
+                files[f].kernels.push(kernels.len());
+                kernel_lookup.insert((pi, k.name.as_str()), kernels.len());
+                kernels.push(KernelRef {
+                    program: pi,
+                    kernel: ki,
+                    file: Some(f),
+                });
+            }
+        }
+
+        let mut sites = Vec::new();
+        let mut site_lookup: Vec<Vec<(u32, usize)>> = vec![Vec::new(); profile.programs.len()];
+        for (pi, prog) in profile.programs.iter().enumerate() {
+            for (si, s) in prog.report.sites.iter().enumerate() {
+                let f = file_index(pi, &s.file, &mut files);
+                ensure_line(&mut files[f], s.line);
+                let line = s.line.max(1) as usize - 1;
+                files[f].sites_by_line[line].push(sites.len());
+                site_lookup[pi].push((s.id, sites.len()));
+                sites.push(SiteRef {
+                    program: pi,
+                    site: si,
+                    file: f,
+                    kernel: kernel_lookup.get(&(pi, s.kernel.as_str())).copied(),
+                });
+            }
+            site_lookup[pi].sort_unstable();
+        }
+        // Order the accesses of a line by column.
+        for f in &mut files {
+            for line_sites in &mut f.sites_by_line {
+                line_sites.sort_by_key(|&g| {
+                    let s = sites[g];
+                    profile.programs[s.program].report.sites[s.site].column
+                });
+            }
+        }
+
+        let mut data = ReportData {
+            label: label.into(),
+            profile,
+            runs,
+            transfers,
+            snapshots,
+            captures,
+            files,
+            kernels,
+            sites,
+            capture_groups: Vec::new(),
+            average: Vec::new(),
+            runs_with_counters: 0,
+            timeline: TimelineIndex::default(),
+            total_ns: 0,
+            site_lookup,
+            program_lookup,
+        };
+
+        // Aggregates: one pass over runs and captures.
+        let mut average: Vec<Option<SiteCounters>> = vec![None; data.sites.len()];
+        let mut runs_with_counters = 0;
+        for run in &data.runs {
+            if !run.sites.is_empty() {
+                runs_with_counters += 1;
+            }
+            data.accumulate_into(&mut average, run.program, &run.sites);
+        }
+        for cap in &data.captures {
+            data.accumulate_into(&mut average, cap.program, &cap.sites);
+        }
+        data.average = average;
+        data.runs_with_counters = runs_with_counters;
+
+        data.capture_groups = group_captures(&data.captures);
+        data.timeline = TimelineIndex::build(&data.runs, &data.transfers, |program, kernel| {
+            data.lane_label(program, kernel)
+        });
+        let mut total = 0u64;
+        for r in &data.runs {
+            total = total.max(r.end_ns.max(r.start_ns));
+        }
+        for t in &data.transfers {
+            total = total.max(t.end_ns.max(t.start_ns));
+        }
+        for s in &data.snapshots {
+            total = total.max(s.taken_ns);
+        }
+        for c in &data.captures {
+            total = total.max(c.capture_ns);
+        }
+        data.total_ns = total;
+        data
+    }
+
+    fn accumulate_into(
+        &self,
+        acc: &mut [Option<SiteCounters>],
+        program_id: u32,
+        sites: &[SiteCounters],
+    ) {
+        let Some(&pi) = self.program_lookup.get(&program_id) else {
+            return;
+        };
+        let lookup = &self.site_lookup[pi];
+        for c in sites {
+            if let Ok(pos) = lookup.binary_search_by_key(&c.site, |&(id, _)| id) {
+                let g = lookup[pos].1;
+                match &mut acc[g] {
+                    Some(a) => a.accumulate(c),
+                    slot @ None => *slot = Some(*c),
+                }
+            }
+        }
+    }
+
+    /// Counters per site (indexed like [`ReportData::sites`]) for `scope`.
+    pub fn counters(&self, scope: Scope) -> Vec<Option<SiteCounters>> {
+        match scope {
+            Scope::Average => self.average.clone(),
+            Scope::Run(i) => {
+                let mut acc = vec![None; self.sites.len()];
+                if let Some(run) = self.runs.get(i) {
+                    self.accumulate_into(&mut acc, run.program, &run.sites);
+                }
+                acc
+            }
+            Scope::Capture(i) => {
+                let mut acc = vec![None; self.sites.len()];
+                if let Some(c) = self.captures.get(i) {
+                    self.accumulate_into(&mut acc, c.program, &c.sites);
+                }
+                acc
+            }
+        }
+    }
+
+    /// Index in [`ReportData::programs`] of the program with this id.
+    pub fn program_index(&self, id: u32) -> Option<usize> {
+        self.program_lookup.get(&id).copied()
+    }
+
+    /// The programs of the profile.
+    pub fn programs(&self) -> &[Program] {
+        &self.profile.programs
+    }
+
+    /// Static description of a site (global index).
+    pub fn site(&self, g: usize) -> &AccessSite {
+        let s = self.sites[g];
+        &self.profile.programs[s.program].report.sites[s.site]
+    }
+
+    /// Static description of a kernel (global index).
+    pub fn kernel(&self, k: usize) -> &KernelInfo {
+        let r = self.kernels[k];
+        &self.profile.programs[r.program].report.kernels[r.kernel]
+    }
+
+    /// The innermost loop enclosing a site (global index), if any.
+    pub fn enclosing_loop(&self, g: usize) -> Option<&LoopInfo> {
+        let s = self.sites[g];
+        let site = self.site(g);
+        let id = site.enclosing_loop?;
+        self.profile.programs[s.program].find_loop(id)
+    }
+
+    /// Global index of the kernel `name` in program `program_id`.
+    pub fn find_kernel(&self, program_id: u32, name: &str) -> Option<usize> {
+        let pi = self.program_index(program_id)?;
+        self.kernels
+            .iter()
+            .position(|k| k.program == pi && self.kernel_name(*k) == name)
+    }
+
+    fn kernel_name(&self, k: KernelRef) -> &str {
+        &self.profile.programs[k.program].report.kernels[k.kernel].name
+    }
+
+    /// The kernel label of a run on the timeline (kernel name, with the program name when the
+    /// file holds several programs).
+    fn lane_label(&self, program: u32, kernel: &str) -> String {
+        if self.profile.programs.len() > 1 {
+            if let Some(p) = self.program_index(program) {
+                return format!("{} ({})", kernel, self.profile.programs[p].name);
+            }
+        }
+        kernel.to_string()
+    }
+
+    /// Sites that talk through the same channel or pipe as site `g` in the other direction
+    /// (the other side of the channel).
+    pub fn channel_peers(&self, g: usize) -> Vec<usize> {
+        let me = self.site(g);
+        let Some(target) = me.target.as_deref() else {
+            return Vec::new();
+        };
+        if !is_stream(me) {
+            return Vec::new();
+        }
+        let prog = self.sites[g].program;
+        (0..self.sites.len())
+            .filter(|&o| {
+                o != g && self.sites[o].program == prog && {
+                    let s = self.site(o);
+                    is_stream(s)
+                        && s.target.as_deref() == Some(target)
+                        && s.kind.is_read() != me.kind.is_read()
+                }
+            })
+            .collect()
+    }
+
+    /// Total theoretical global memory bandwidth of the board, MB/s.
+    pub fn board_bandwidth(&self) -> f64 {
+        self.profile.header.board.total_bandwidth_mbps()
+    }
+
+    /// Kernel clock of the board, MHz.
+    pub fn fmax_mhz(&self) -> f64 {
+        self.profile.header.board.fmax_mhz
+    }
+
+    /// Width of one memory word in bytes for a site's memory system (for burst sizes in
+    /// words); the first bank of that type, else the first bank, else 64.
+    pub fn word_bytes(&self, g: usize) -> u32 {
+        let banks = &self.profile.header.board.global_memory;
+        let sys = self.site(g).memory_system.as_deref();
+        banks
+            .iter()
+            .find(|b| Some(b.memory_type.as_str()) == sys)
+            .or_else(|| banks.first())
+            .map(|b| b.width_bytes)
+            .filter(|&w| w > 0)
+            .unwrap_or(64)
+    }
+}
+
+/// True for channel and pipe accesses.
+pub fn is_stream(s: &AccessSite) -> bool {
+    use fpgacl_profile_format::AccessKind::*;
+    matches!(s.kind, ChannelRead | ChannelWrite | PipeRead | PipeWrite)
+}
+
+fn ensure_line(f: &mut FileView, line: u32) {
+    let n = line.max(1) as usize;
+    if f.sites_by_line.len() < n {
+        f.sites_by_line.resize(n, Vec::new());
+    }
+    if f.lines.len() < n {
+        f.lines.resize(n, String::new());
+    }
+}
+
+fn expand_tabs(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for ch in line.chars() {
+        match ch {
+            '\t' => {
+                let pad = 4 - (out.chars().count() % 4);
+                out.extend(std::iter::repeat_n(' ', pad));
+            }
+            '\r' => {}
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn group_captures(captures: &[AutorunCapture]) -> Vec<CaptureGroup> {
+    let mut groups: Vec<CaptureGroup> = Vec::new();
+    let mut lookup: HashMap<(u32, &str, [u32; 3]), usize> = HashMap::new();
+    for (i, c) in captures.iter().enumerate() {
+        let key = (c.device, c.kernel.as_str(), c.compute_unit);
+        let g = *lookup.entry(key).or_insert_with(|| {
+            groups.push(CaptureGroup {
+                device: c.device,
+                kernel: c.kernel.clone(),
+                compute_unit: c.compute_unit,
+                captures: Vec::new(),
+            });
+            groups.len() - 1
+        });
+        groups[g].captures.push(i);
+    }
+    for g in &mut groups {
+        g.captures
+            .sort_by_key(|&i| (captures[i].capture_ns, captures[i].program));
+    }
+    groups.sort_by(|a, b| {
+        (a.device, &a.kernel, a.compute_unit).cmp(&(b.device, &b.kernel, b.compute_unit))
+    });
+    groups
+}
+
+impl ReportData {
+    /// The Attributes column of a site: memory type, memory system, read/write, LSU (or the
+    /// channel/pipe name), e.g. `global DDR read, Burst-coalesced cached`.
+    pub fn attributes(&self, g: usize) -> String {
+        let s = self.site(g);
+        let rw = match s.kind {
+            fpgacl_profile_format::AccessKind::Atomic => "atomic",
+            k if k.is_read() => "read",
+            _ => "write",
+        };
+        let mut out = String::from(s.memory.as_str());
+        if is_stream(s) {
+            if let Some(t) = &s.target {
+                out.push(' ');
+                out.push_str(t);
+            }
+            out.push(' ');
+            out.push_str(rw);
+            return out;
+        }
+        if let Some(sys) = &s.memory_system {
+            out.push(' ');
+            out.push_str(sys);
+        }
+        out.push(' ');
+        out.push_str(rw);
+        if !s.lsu.is_empty() {
+            out.push_str(", ");
+            out.push_str(&s.lsu);
+        }
+        for m in &s.modifiers {
+            out.push(' ');
+            out.push_str(m);
+        }
+        out
+    }
+
+    /// Human label of a scope, e.g. `average of 12 runs`, `run 3 of vector_add`.
+    pub fn scope_label(&self, scope: Scope) -> String {
+        match scope {
+            Scope::Average => {
+                let caps = self.captures.len();
+                let mut s = format!(
+                    "average of {} run{}",
+                    self.runs_with_counters,
+                    if self.runs_with_counters == 1 {
+                        ""
+                    } else {
+                        "s"
+                    }
+                );
+                if caps > 0 {
+                    s.push_str(&format!(
+                        " and {caps} autorun capture{}",
+                        if caps == 1 { "" } else { "s" }
+                    ));
+                }
+                s
+            }
+            Scope::Run(i) => match self.runs.get(i) {
+                Some(r) => format!(
+                    "run #{} of {} (device {}, queue {}, start {}, {})",
+                    r.run_id,
+                    r.kernel,
+                    r.device,
+                    r.queue,
+                    crate::fmt::time(r.start_ns),
+                    crate::fmt::time(r.duration_ns())
+                ),
+                None => "run (missing)".into(),
+            },
+            Scope::Capture(i) => match self.captures.get(i) {
+                Some(c) => format!(
+                    "autorun capture of {} at {} (device {}, compute unit {})",
+                    c.kernel,
+                    crate::fmt::capture_label(c.capture_ns),
+                    c.device,
+                    cu_label(c.compute_unit)
+                ),
+                None => "capture (missing)".into(),
+            },
+        }
+    }
+}
+
+/// A compute unit id as `0` or `1,0,0`.
+pub fn cu_label(cu: [u32; 3]) -> String {
+    if cu[1] == 0 && cu[2] == 0 {
+        cu[0].to_string()
+    } else {
+        format!("{},{},{}", cu[0], cu[1], cu[2])
+    }
+}

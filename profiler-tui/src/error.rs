@@ -1,0 +1,25 @@
+//! [`ReportError`]: why the profiler could not start or had to stop.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// Errors of [`crate::run_report`].
+#[derive(Debug, Error)]
+pub enum ReportError {
+    /// Wrong number of files (one to view, two to compare).
+    #[error("give one profile.mon to view or two to compare (got {0})")]
+    Usage(usize),
+    /// A file could not be read as a profile.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: fpgacl_profile_format::ReadError,
+    },
+    /// The terminal could not be set up or drawn.
+    #[error("terminal error: {0}")]
+    Terminal(#[from] std::io::Error),
+}

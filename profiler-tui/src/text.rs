@@ -1,0 +1,200 @@
+//! Headless text rendering of the report (for `fpgacl report --text` and for tests): the
+//! summary, the kernel runs, the autorun captures, and the Source Code view with every access's
+//! columns, tooltip data and diagnosis.
+
+use std::fmt::Write as _;
+
+use crate::compare::CompareTable;
+use crate::data::{cu_label, ReportData, Scope};
+use crate::diagnosis::diagnose;
+use crate::fmt;
+use crate::ui::source_detail_lines;
+
+/// The summary header as text lines.
+pub fn summary_text(data: &ReportData) -> String {
+    let h = &data.profile.header;
+    let mut out = String::new();
+    let _ = write!(out, "Board: {}", h.board.name);
+    for (ty, bw) in h.board.bandwidth_by_type() {
+        let _ = write!(out, "  Global Memory BW ({ty}): {bw:.0} MB/s");
+    }
+    let _ = writeln!(out, "  Emulated time: {}", fmt::time(data.total_ns));
+    let _ = writeln!(
+        out,
+        "Host: {}  Date: {}  File: {}{}",
+        h.command_line.join(" "),
+        h.start_time,
+        data.label,
+        if data.profile.truncated {
+            " (truncated)"
+        } else {
+            ""
+        }
+    );
+    for w in &data.profile.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    out
+}
+
+/// The whole report as plain text: summary, kernel runs per kernel, autorun captures, and the
+/// Source Code view for `scope`.
+pub fn report_text(data: &ReportData, scope: Scope) -> String {
+    let mut out = summary_text(data);
+    out.push('\n');
+    // Kernel runs per lane.
+    if !data.timeline.lanes.is_empty() {
+        let _ = writeln!(out, "== Kernel Execution ==");
+        for lane in &data.timeline.lanes {
+            let mut total = 0u64;
+            let (mut first, mut last) = (u64::MAX, 0u64);
+            for row in &lane.rows {
+                for p in 0..row.len() {
+                    let (s, e) = row.span(p);
+                    total = total.saturating_add(e - s);
+                    first = first.min(s);
+                    last = last.max(e);
+                }
+            }
+            let _ = writeln!(
+                out,
+                "{:<24} {:>8} item(s)  busy {:>10}  from {} to {}",
+                lane.label,
+                lane.count,
+                fmt::time(total),
+                fmt::time(if first == u64::MAX { 0 } else { first }),
+                fmt::time(last)
+            );
+        }
+        out.push('\n');
+    }
+    if !data.capture_groups.is_empty() {
+        let _ = writeln!(out, "== Autorun Captures ==");
+        for g in &data.capture_groups {
+            let labels: Vec<String> = g
+                .captures
+                .iter()
+                .map(|&c| fmt::capture_label(data.captures[c].capture_ns))
+                .collect();
+            let _ = writeln!(
+                out,
+                "Device {}  {}  CU {}  captures: {}",
+                g.device,
+                g.kernel,
+                cu_label(g.compute_unit),
+                labels.join(" ")
+            );
+        }
+        out.push('\n');
+    }
+    out.push_str(&source_text(data, scope));
+    out
+}
+
+/// The Source Code view for `scope` as text: each file with line numbers; under each line with
+/// accesses, one block per access (attributes, Stall%, Occupancy%, bandwidth, tooltip data,
+/// loop II, diagnosis). Lines with Stall% >= 20% are marked `!`.
+pub fn source_text(data: &ReportData, scope: Scope) -> String {
+    let counters = data.counters(scope);
+    let mut out = String::new();
+    let _ = writeln!(out, "== Source Code ({}) ==", data.scope_label(scope));
+    for f in &data.files {
+        let _ = writeln!(
+            out,
+            "-- {}{} --",
+            f.name,
+            if f.missing_text {
+                " (source text not recorded)"
+            } else {
+                ""
+            }
+        );
+        let n = f.lines.len().max(f.sites_by_line.len());
+        let w = n.to_string().len().max(3);
+        for line in 0..n {
+            let sites = f.sites_by_line.get(line).map(Vec::as_slice).unwrap_or(&[]);
+            let high = sites.iter().any(|&g| {
+                counters[g]
+                    .and_then(|c| c.stall_pct())
+                    .is_some_and(|s| s >= crate::theme::HIGH_STALL_PCT)
+            });
+            let src = f.lines.get(line).map(String::as_str).unwrap_or("");
+            let _ = writeln!(
+                out,
+                "{}{:>w$} | {}",
+                if high { '!' } else { ' ' },
+                line + 1,
+                src
+            );
+            for &g in sites {
+                let c = counters[g];
+                let _ = writeln!(
+                    out,
+                    "{:w$}   > {}  Stall {}  Occupancy {}{}",
+                    "",
+                    data.attributes(g),
+                    fmt::pct(c.and_then(|c| c.stall_pct())),
+                    fmt::pct(c.and_then(|c| c.occupancy_pct())),
+                    match c.and_then(|c| c.bandwidth_mbps(data.fmax_mhz())) {
+                        Some(bw)
+                            if data.site(g).memory
+                                == fpgacl_profile_format::MemorySpace::Global =>
+                            format!(
+                                "  Bandwidth {bw:.1} MB/s ({})",
+                                fmt::pct(c.and_then(|c| c.efficiency_pct()))
+                            ),
+                        _ => String::new(),
+                    },
+                    w = w + 1
+                );
+                for l in source_detail_lines(data, &counters, g).into_iter().skip(2) {
+                    let _ = writeln!(out, "{:w$}     {l}", "", w = w + 1);
+                }
+                for (_, finding) in diagnose(data, g, &counters) {
+                    let _ = writeln!(
+                        out,
+                        "{:w$}     diagnosis: {}",
+                        "",
+                        finding.headline,
+                        w = w + 1
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The differences between two profiles as text.
+pub fn compare_text(table: &CompareTable) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Compare {} -> {}\nTotal emulated time: {} -> {}",
+        table.before_label,
+        table.after_label,
+        fmt::time(table.total_ns.0),
+        fmt::time(table.total_ns.1)
+    );
+    for k in &table.kernels {
+        let _ = writeln!(
+            out,
+            "kernel {}: {} runs {} -> {} runs {}",
+            k.kernel,
+            k.before.0,
+            fmt::time(k.before.1),
+            k.after.0,
+            fmt::time(k.after.1)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:<28} {:<26} {:<30} {:<30} Bandwidth MB/s (delta)",
+        "Location", "Access", "Stall% (delta)", "Occupancy% (delta)"
+    );
+    for s in &table.sites {
+        let [loc, acc, st, oc, bw] = crate::ui::compare_site_columns(s);
+        let _ = writeln!(out, "{loc:<28} {acc:<26} {st:<30} {oc:<30} {bw}");
+    }
+    out
+}
