@@ -824,6 +824,35 @@ pub struct Function {
     pub uses_fifos: bool,
     /// Whether the kernel calls `barrier`.
     pub uses_barrier: bool,
+    /// Named objects in the private frame (arrays, structs, address-taken variables) and
+    /// `__local` variables of the kernel, for the static analysis (shift registers vs RAM,
+    /// local memory banking) and dumps. Empty when the front end does not fill it in.
+    #[serde(default)]
+    pub mem_vars: Vec<MemVar>,
+}
+
+/// A named object in private or local memory (see [`Function::mem_vars`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemVar {
+    pub name: String,
+    /// `Private` (offset into the frame) or `Local` (offset into the work-group's local memory).
+    pub space: Option<AddrSpace>,
+    /// Byte offset of the object (what `FrameAddr` / `LocalAddr` of it give).
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// Size of one array element in bytes (the object's size for non-arrays).
+    pub elem_size: u32,
+    /// Array dimensions, outermost first (empty for non-arrays).
+    pub dims: Vec<u32>,
+    /// Declaration location.
+    pub loc: Loc,
+    /// `numbanks(N)` attribute.
+    pub numbanks: Option<u32>,
+    /// `bank_bits(b, ...)` attribute.
+    pub bank_bits: Vec<u32>,
+    /// `singlepump` (1) or `doublepump` (2) attribute.
+    pub pump: Option<u8>,
 }
 
 /// A compiled program: all kernels, channels, sites and constant data of one build.
