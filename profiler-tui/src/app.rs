@@ -75,8 +75,8 @@ pub struct SourceState {
     pub access: usize,
     /// Highest Stall% of the shown accesses per line of the current file.
     pub line_stall: Vec<Option<f64>>,
-    /// Lines (0-based) of the current file with Stall% >= 20%.
-    pub high_stall: Vec<usize>,
+    /// (file, 0-based line) of every line with Stall% >= 20%, in file then line order.
+    pub high_stall: Vec<(usize, usize)>,
     /// Tab to return to with Esc after opening a run or a capture.
     pub return_tab: Option<Tab>,
     /// Open pop-up, if any.
@@ -221,6 +221,10 @@ impl App {
             app.message = Some(format!("warning: {warn}"));
         }
         app.refresh_source();
+        if let Some(first) = (0..app.file_len()).find(|&l| !app.line_sites(l).is_empty()) {
+            app.source.cursor = first;
+            app.source.access = app.default_access(first);
+        }
         app.exec_select_nearest();
         app
     }
@@ -248,9 +252,14 @@ impl App {
 
     // ----- Source Code tab -------------------------------------------------------------
 
-    /// Sites of the cursor line that pass the kernel filter.
+    /// Sites of `line` of the current file that pass the kernel filter.
     pub fn line_sites(&self, line: usize) -> Vec<usize> {
-        let Some(f) = self.data.files.get(self.source.file) else {
+        self.sites_on(self.source.file, line)
+    }
+
+    /// Sites of `line` of `file` that pass the kernel filter.
+    pub fn sites_on(&self, file: usize, line: usize) -> Vec<usize> {
+        let Some(f) = self.data.files.get(file) else {
             return Vec::new();
         };
         let Some(sites) = f.sites_by_line.get(line) else {
@@ -283,23 +292,35 @@ impl App {
             .map_or(0, |f| f.lines.len().max(f.sites_by_line.len()))
     }
 
+    /// Highest Stall% of the shown accesses of `line` in `file`.
+    fn worst_stall(&self, file: usize, line: usize) -> Option<f64> {
+        let mut worst: Option<f64> = None;
+        for g in self.sites_on(file, line) {
+            if let Some(st) = self.source.counters[g].and_then(|c| c.stall_pct()) {
+                worst = Some(worst.map_or(st, |w: f64| w.max(st)));
+            }
+        }
+        worst
+    }
+
     /// Recomputes per-line stall and the high-stall lines after a change of file, filter or
-    /// scope. Cost: one pass over the file's sites.
+    /// scope. Cost: one pass over the sites.
     pub fn refresh_source(&mut self) {
         let n = self.file_len();
-        let mut line_stall = vec![None; n];
+        let line_stall: Vec<Option<f64>> = (0..n)
+            .map(|l| self.worst_stall(self.source.file, l))
+            .collect();
         let mut high = Vec::new();
-        for (line, slot) in line_stall.iter_mut().enumerate() {
-            let mut worst: Option<f64> = None;
-            for g in self.line_sites(line) {
-                if let Some(st) = self.source.counters[g].and_then(|c| c.stall_pct()) {
-                    worst = Some(worst.map_or(st, |w: f64| w.max(st)));
+        for (fi, f) in self.data.files.iter().enumerate() {
+            for (line, sites) in f.sites_by_line.iter().enumerate() {
+                if !sites.is_empty()
+                    && self
+                        .worst_stall(fi, line)
+                        .is_some_and(|w| w >= HIGH_STALL_PCT)
+                {
+                    high.push((fi, line));
                 }
             }
-            if worst.is_some_and(|w| w >= HIGH_STALL_PCT) {
-                high.push(line);
-            }
-            *slot = worst;
         }
         self.source.line_stall = line_stall;
         self.source.high_stall = high;
@@ -326,11 +347,13 @@ impl App {
         self.set_scope(scope);
         // Cursor on the first high-stall line of the kernel, else its first access, else its
         // definition.
+        let file = self.source.file;
         let target = self
             .source
             .high_stall
-            .first()
-            .copied()
+            .iter()
+            .find(|&&(f, _)| f == file)
+            .map(|&(_, l)| l)
             .or_else(|| (0..self.file_len()).find(|&l| !self.line_sites(l).is_empty()))
             .or_else(|| k.map(|k| self.data.kernel(k).line.max(1) as usize - 1));
         if let Some(t) = target {
@@ -369,14 +392,15 @@ impl App {
         best
     }
 
-    /// Moves to the next (or previous) line with Stall% >= 20%, wrapping around.
+    /// Moves to the next (or previous) line with Stall% >= 20%, across files, wrapping
+    /// around.
     pub fn jump_high_stall(&mut self, forward: bool) {
         let hs = &self.source.high_stall;
         if hs.is_empty() {
             self.message = Some("no line with Stall% >= 20% in this view".into());
             return;
         }
-        let c = self.source.cursor;
+        let c = (self.source.file, self.source.cursor);
         let next = if forward {
             hs.iter().copied().find(|&l| l > c).unwrap_or(hs[0])
         } else {
@@ -386,14 +410,21 @@ impl App {
                 .find(|&l| l < c)
                 .unwrap_or(hs[hs.len() - 1])
         };
-        self.source.cursor = next;
-        self.source.access = self.default_access(next);
         let pos = hs.iter().position(|&l| l == next).unwrap_or(0);
+        let total = hs.len();
+        if next.0 != self.source.file {
+            self.source.file = next.0;
+            self.source.cursor = next.1;
+            self.refresh_source();
+        }
+        self.source.cursor = next.1;
+        self.source.access = self.default_access(next.1);
+        let name = self.data.files[next.0].name.clone();
         self.message = Some(format!(
-            "high-stall line {} of {} (line {})",
+            "high-stall line {} of {}: {name}:{}",
             pos + 1,
-            hs.len(),
-            next + 1
+            total,
+            next.1 + 1
         ));
     }
 

@@ -12,6 +12,7 @@
 pub mod app;
 pub mod compare;
 pub mod data;
+pub mod demo;
 pub mod diagnosis;
 pub mod error;
 pub mod fmt;

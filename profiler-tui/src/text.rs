@@ -128,13 +128,18 @@ pub fn source_text(data: &ReportData, scope: Scope) -> String {
             );
             for &g in sites {
                 let c = counters[g];
+                let site = data.site(g);
                 let _ = writeln!(
                     out,
-                    "{:w$}   > {}  Stall {}  Occupancy {}{}",
+                    "{:w$}   > col {} {} {}: {}  Stall {}  Occupancy {}  Activity {}{}",
                     "",
+                    site.column,
+                    site.kernel,
+                    site.kind.as_str(),
                     data.attributes(g),
                     fmt::pct(c.and_then(|c| c.stall_pct())),
                     fmt::pct(c.and_then(|c| c.occupancy_pct())),
+                    fmt::pct(c.and_then(|c| c.activity_pct())),
                     match c.and_then(|c| c.bandwidth_mbps(data.fmax_mhz())) {
                         Some(bw)
                             if data.site(g).memory
@@ -147,7 +152,11 @@ pub fn source_text(data: &ReportData, scope: Scope) -> String {
                     },
                     w = w + 1
                 );
-                for l in source_detail_lines(data, &counters, g).into_iter().skip(2) {
+                for l in source_detail_lines(data, &counters, g)
+                    .into_iter()
+                    .skip(2)
+                    .filter(|l| !l.starts_with("Stall "))
+                {
                     let _ = writeln!(out, "{:w$}     {l}", "", w = w + 1);
                 }
                 for (_, finding) in diagnose(data, g, &counters) {

@@ -52,7 +52,7 @@ pub fn columns(width: usize, max_line: usize) -> Columns {
                 .map(|w| w + 1)
                 .sum::<usize>()
     };
-    let attrs = (width / 4).clamp(18, 36);
+    let attrs = (width / 5).clamp(18, 32);
     let with_attrs = Columns { attrs, ..base };
     if width >= fixed(&with_attrs) + 24 {
         return Columns {
@@ -425,11 +425,23 @@ fn draw_details(frame: &mut Frame, app: &App, area: Rect) {
         }));
     }
     let mut right: Vec<Line> = vec![Line::from(Span::styled("Diagnosis", t.heading()))];
-    for (_, f) in diagnose(&app.data, g, &app.source.counters) {
-        right.push(Line::from(f.headline));
-        for r in f.remedies {
-            right.push(Line::from(Span::styled(format!("  - {r}"), t.dim())));
+    let findings = diagnose(&app.data, g, &app.source.counters);
+    for (_, f) in &findings {
+        right.push(Line::from(f.headline.clone()));
+    }
+    let mut remedies: Vec<&str> = Vec::new();
+    for (_, f) in &findings {
+        for r in &f.remedies {
+            if !remedies.contains(r) {
+                remedies.push(r);
+            }
         }
+    }
+    if !remedies.is_empty() {
+        right.push(Line::from(Span::styled("What to try:", t.label())));
+    }
+    for r in remedies {
+        right.push(Line::from(Span::styled(format!("- {r}"), t.dim())));
     }
     if inner.width >= 100 {
         let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
