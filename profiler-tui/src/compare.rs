@@ -21,14 +21,15 @@ pub struct SideMetrics {
 }
 
 impl SideMetrics {
-    fn of(c: Option<SiteCounters>, fmax: f64) -> SideMetrics {
+    /// Metrics of counters `c` of a site; bandwidth only for global memory accesses.
+    fn of(c: Option<SiteCounters>, fmax: f64, global: bool) -> SideMetrics {
         match c {
             None => SideMetrics::default(),
             Some(c) => SideMetrics {
                 stall: c.stall_pct(),
                 occupancy: c.occupancy_pct(),
-                bandwidth: c.bandwidth_mbps(fmax),
-                efficiency: c.efficiency_pct(),
+                bandwidth: if global { c.bandwidth_mbps(fmax) } else { None },
+                efficiency: if global { c.efficiency_pct() } else { None },
             },
         }
     }
@@ -135,7 +136,8 @@ impl CompareTable {
                     });
                     sites.len() - 1
                 });
-                let m = SideMetrics::of(data.average[g], data.fmax_mhz());
+                let global = s.memory == fpgacl_profile_format::MemorySpace::Global;
+                let m = SideMetrics::of(data.average[g], data.fmax_mhz(), global);
                 if side == 0 {
                     sites[i].before = m;
                     sites[i].in_before = true;

@@ -87,7 +87,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::from(vec![
             Span::styled(format!("  {:<20}", fmt::fit(&k.kernel, 20)), t.label()),
             Span::raw(format!(
-                " {} runs {} -> {} runs {} ",
+                " {} run(s) {} -> {} run(s) {} ",
                 k.before.0,
                 fmt::time(k.before.1),
                 k.after.0,

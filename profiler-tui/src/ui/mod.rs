@@ -166,7 +166,7 @@ pub const HELP: &[(&str, &str)] = &[
 
 fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
     let t = app.theme;
-    let w = area.width.saturating_sub(4).min(64);
+    let w = area.width.saturating_sub(4).min(72);
     let h = area.height.saturating_sub(2).min(HELP.len() as u16 + 2);
     let popup = centered(area, w, h);
     frame.render_widget(Clear, popup);

@@ -31,7 +31,7 @@ pub struct Columns {
 
 const STALL_W: usize = 7;
 const OCC_W: usize = 10;
-const BW_W: usize = 20;
+const BW_W: usize = 18;
 
 /// Chooses the columns that fit `width`, dropping Attributes, then Bandwidth, then Occupancy.
 pub fn columns(width: usize, max_line: usize) -> Columns {
@@ -52,7 +52,7 @@ pub fn columns(width: usize, max_line: usize) -> Columns {
                 .map(|w| w + 1)
                 .sum::<usize>()
     };
-    let attrs = (width / 5).clamp(18, 32);
+    let attrs = (width / 4).clamp(18, 38);
     let with_attrs = Columns { attrs, ..base };
     if width >= fixed(&with_attrs) + 24 {
         return Columns {
