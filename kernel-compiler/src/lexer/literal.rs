@@ -38,6 +38,15 @@ pub fn convert(t: &PpToken, diags: &mut Diagnostics) -> Option<Token> {
             let inner = s.get(1..s.len().saturating_sub(1)).unwrap_or("");
             TokenKind::Str(inner.to_string())
         }
+        PpKind::Unterminated(s) => {
+            let q = if s.trim_start_matches(['L', 'u', 'U']).starts_with('\'') {
+                "'"
+            } else {
+                "\""
+            };
+            diags.error(t.loc, format!("missing terminating {q} character"));
+            return None;
+        }
         PpKind::Other(c) => {
             let shown = if c.is_control() {
                 format!("\\{:03o}", *c as u32)

@@ -34,6 +34,9 @@ pub enum PpKind {
     /// A header name after `#include`, delimiters included (`<a/b.h>`).
     HeaderName(String),
     Punct(Punct),
+    /// A character constant or string literal without its closing quote, as written. It is
+    /// an error only if it survives preprocessing (skipped groups may hold a lone `'`).
+    Unterminated(String),
     /// A character that starts no token (`@`, `` ` ``, a lone `\`, non-ASCII outside literals).
     Other(char),
 }
@@ -47,7 +50,8 @@ impl PpKind {
             | PpKind::Number(s)
             | PpKind::Char(s)
             | PpKind::Str(s)
-            | PpKind::HeaderName(s) => Cow::Borrowed(s.as_str()),
+            | PpKind::HeaderName(s)
+            | PpKind::Unterminated(s) => Cow::Borrowed(s.as_str()),
             PpKind::Punct(p) => Cow::Borrowed(p.as_str()),
             PpKind::Other(c) => Cow::Owned(c.to_string()),
         }
@@ -191,12 +195,7 @@ pub fn lex_pp(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<PpToken>
                 let q = cs.peek(0).unwrap_or('"');
                 let mut s = String::new();
                 s.push(c);
-                lex_quoted(&mut cs, q, &mut s, loc, diags);
-                if q == '\'' {
-                    PpKind::Char(s)
-                } else {
-                    PpKind::Str(s)
-                }
+                quoted_kind(lex_quoted(&mut cs, q, &mut s), q, s)
             } else {
                 let mut s = String::new();
                 while let Some(ch) = cs.peek(0) {
@@ -227,12 +226,7 @@ pub fn lex_pp(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<PpToken>
             PpKind::Number(s)
         } else if c == '\'' || c == '"' {
             let mut s = String::new();
-            lex_quoted(&mut cs, c, &mut s, loc, diags);
-            if c == '\'' {
-                PpKind::Char(s)
-            } else {
-                PpKind::Str(s)
-            }
+            quoted_kind(lex_quoted(&mut cs, c, &mut s), c, s)
         } else if let Some((p, n)) = punct_at(&cs) {
             for _ in 0..n {
                 cs.bump();
@@ -257,17 +251,22 @@ pub fn lex_pp(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<PpToken>
     out
 }
 
+fn quoted_kind(closed: bool, q: char, s: String) -> PpKind {
+    match (closed, q) {
+        (false, _) => PpKind::Unterminated(s),
+        (true, '\'') => PpKind::Char(s),
+        _ => PpKind::Str(s),
+    }
+}
+
 /// Lexes a character constant or string literal starting at the quote `q` (appended to `s`).
-fn lex_quoted(cs: &mut Chars, q: char, s: &mut String, loc: Loc, diags: &mut Diagnostics) {
+/// Returns whether the closing quote was found on the same logical line.
+fn lex_quoted(cs: &mut Chars, q: char, s: &mut String) -> bool {
     s.push(q);
     cs.bump();
     loop {
         match cs.peek(0) {
-            None | Some('\n') => {
-                let what = if q == '\'' { "'" } else { "\"" };
-                diags.error(loc, format!("missing terminating {what} character"));
-                return;
-            }
+            None | Some('\n') => return false,
             Some('\\') => {
                 s.push('\\');
                 cs.bump();
@@ -282,7 +281,7 @@ fn lex_quoted(cs: &mut Chars, q: char, s: &mut String, loc: Loc, diags: &mut Dia
                 s.push(ch);
                 cs.bump();
                 if ch == q {
-                    return;
+                    return true;
                 }
             }
         }
