@@ -1,0 +1,214 @@
+//! End-to-end test in a real terminal: starts the profiler in a detached tmux session, sends
+//! keys (switch tabs, jump to the next high-stall line, open an autorun capture, quit) and
+//! asserts what `tmux capture-pane` shows. Skips with a message when tmux is not installed.
+//!
+//! The command under test is the `report` example of this crate (it opens the file given after
+//! `--open`), or the command in `FPGACL_REPORT_CMD` (e.g. `"/path/to/fpgacl report"`), to which
+//! the profile path is appended.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use fpgacl_profiler_tui::demo;
+
+fn have_tmux() -> bool {
+    Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The command line that opens `profile`, or None when the example binary is not built.
+fn report_command(profile: &Path) -> Option<Vec<String>> {
+    if let Ok(cmd) = std::env::var("FPGACL_REPORT_CMD") {
+        let mut v: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+        v.push(profile.display().to_string());
+        return Some(v);
+    }
+    // target/<profile>/deps/tmux_e2e-<hash> -> target/<profile>/examples/report
+    let exe = std::env::current_exe().ok()?;
+    let bin = exe.parent()?.parent()?.join("examples").join("report");
+    bin.exists().then(|| {
+        vec![
+            bin.display().to_string(),
+            "--open".into(),
+            profile.display().to_string(),
+        ]
+    })
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// A tmux session that is killed when dropped.
+struct Session {
+    name: String,
+}
+
+impl Session {
+    fn start(tag: &str, cmd: &[String]) -> Session {
+        let name = format!("fpgacl-tui-{tag}-{}", std::process::id());
+        let line = cmd
+            .iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ");
+        // Print the exit status after the profiler returns, then keep the pane alive.
+        let script = format!("{line}; echo \"EXIT=$?\"; sleep 30");
+        let st = Command::new("tmux")
+            .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "40"])
+            .arg(script)
+            .env_remove("NO_COLOR")
+            .status()
+            .expect("tmux new-session");
+        assert!(st.success(), "tmux new-session failed");
+        Session { name }
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let st = Command::new("tmux")
+            .args(["send-keys", "-t", &self.name])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys");
+        assert!(st.success());
+    }
+
+    fn capture(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.name])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the pane shows every one of `needles`; panics with the screen otherwise.
+    fn wait_for(&self, needles: &[&str]) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let screen = self.capture();
+            if needles.iter().all(|n| screen.contains(n)) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {needles:?}; screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .status();
+    }
+}
+
+fn demo_file(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fpgacl-tui-e2e-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("profile.mon");
+    demo::write_demo(&path).unwrap();
+    path
+}
+
+#[test]
+fn tmux_switch_tabs_jump_to_stall_open_capture() {
+    if !have_tmux() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let profile = demo_file("keys");
+    let Some(cmd) = report_command(&profile) else {
+        eprintln!("SKIPPED: report example not built (run `cargo test` to build examples)");
+        return;
+    };
+    let s = Session::start("keys", &cmd);
+    let screen = s.wait_for(&["Board: fpgacl_a10_ref", "1 Source Code", "vector_add.cl"]);
+    assert!(screen.contains("Global Memory BW (DDR): 25600 MB/s"), "{screen}");
+
+    // Next high-stall line: the producer's channel write in pipeline.cl.
+    s.send(&["n"]);
+    let screen = s.wait_for(&["high-stall line 1 of 1: pipeline.cl:7", "Stall source"]);
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.starts_with(">  7") && l.contains("74.4%")),
+        "{screen}"
+    );
+
+    // Kernel Execution tab: lanes and the selected run's details.
+    s.send(&["Tab"]);
+    let screen = s.wait_for(&["time ->", "producer", "consumer", "write (host->dev)"]);
+    assert!(screen.contains("run #"), "{screen}");
+
+    // Autorun Captures tab, then open the 4.30ms capture.
+    s.send(&["Tab"]);
+    s.wait_for(&["Device 0 streamer", "[0.03ms] [2.00ms] [4.30ms]"]);
+    s.send(&["l", "l"]);
+    s.wait_for(&["capture 3 of 3 at 4.30ms"]);
+    s.send(&["Enter"]);
+    let screen = s.wait_for(&["autorun capture of streamer at 4.30ms", "streamer.cl"]);
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("write_channel_intel(c2, x)") && l.contains("35.0%")),
+        "{screen}"
+    );
+
+    // Help, then quit: the shell prints the exit status on the normal screen.
+    s.send(&["?"]);
+    s.wait_for(&["Keys (any key closes)"]);
+    s.send(&["Escape"]);
+    s.send(&["q"]);
+    let screen = s.wait_for(&["EXIT=0"]);
+    assert!(!screen.contains("1 Source Code"), "alternate screen left: {screen}");
+    let _ = std::fs::remove_file(&profile);
+}
+
+#[test]
+fn tmux_ctrl_c_restores_the_terminal() {
+    if !have_tmux() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let profile = demo_file("ctrlc");
+    let Some(cmd) = report_command(&profile) else {
+        eprintln!("SKIPPED: report example not built");
+        return;
+    };
+    let s = Session::start("ctrlc", &cmd);
+    s.wait_for(&["1 Source Code"]);
+    s.send(&["C-c"]);
+    let screen = s.wait_for(&["EXIT=0"]);
+    assert!(!screen.contains("Source Code"), "{screen}");
+    // Raw mode is off again: the shell echoes typed text on the normal screen.
+    let _ = std::fs::remove_file(&profile);
+}
+
+#[test]
+fn unreadable_file_is_an_error_with_a_message() {
+    let missing = std::env::temp_dir().join("fpgacl-tui-no-such-file.mon");
+    let Some(cmd) = report_command(&missing) else {
+        eprintln!("SKIPPED: report example not built");
+        return;
+    };
+    let out = Command::new(&cmd[0]).args(&cmd[1..]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read"), "{err}");
+
+    // A file that is not a profile.
+    let junk = std::env::temp_dir().join(format!("fpgacl-tui-junk-{}.mon", std::process::id()));
+    std::fs::write(&junk, b"this is not a profile").unwrap();
+    let cmd = report_command(&junk).unwrap();
+    let out = Command::new(&cmd[0]).args(&cmd[1..]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not an fpgacl profile.mon"), "{err}");
+    let _ = std::fs::remove_file(&junk);
+}
