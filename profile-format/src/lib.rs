@@ -5,11 +5,15 @@
 //! * [`ProfileWriter`]: appends frames as the host runs, safe against the host being killed.
 //! * [`read_profile`]: reads a file back into a [`Profile`], up to its last whole frame.
 //! * [`frame`]: the byte layout (documented there and in `SCHEMA.md`).
+//! * [`exports`]: JSON, Intel's text layout, Chrome/Perfetto trace.
 //! * [`sample`]: deterministic sample content for tests and fixtures.
 
 mod error;
+pub mod exports;
 mod fast_decode;
 pub mod frame;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod metrics;
 pub mod model;
 mod profile;
