@@ -7,6 +7,7 @@
 pub mod diag;
 pub mod ir;
 pub mod lexer;
+pub mod options;
 pub mod preprocess;
 pub mod source;
 pub mod token;
