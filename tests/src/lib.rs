@@ -1,1 +1,24 @@
-//! Cross-crate end-to-end tests.
+//! Cross-crate end-to-end tests: real C host programs through the real ICD
+//! loader and linked directly against `libfpgacl.so`.
+//!
+//! The helpers here find (and if needed build) `libfpgacl.so` for the same
+//! cargo profile as the running test ([`fpgacl_lib_dir`]), write the
+//! `fpgacl.icd` file the ICD loader reads ([`vendors_dir`]), compile the C
+//! examples of `fpgacl-host-examples` and run them with a timeout, turning a
+//! failure into a panic message that carries the program's whole output
+//! ([`assert_example_passes`]).
+
+mod icd_file;
+mod locate;
+mod run;
+
+pub use icd_file::{vendors_dir, write_icd_file};
+pub use locate::{
+    cargo_profile, fpgacl_lib, fpgacl_lib_dir, profile_dir, workspace_root, LIB_DIR_ENV,
+};
+pub use run::{
+    assert_example_passes, compile_example, direct_linkage, example_command, hermetic_command,
+    run_example, run_with_timeout, scratch_dir, RunOutput, DEFAULT_TIMEOUT,
+};
+
+pub use fpgacl_host_examples::{example, Example, Linkage, EXAMPLES};

@@ -1,0 +1,146 @@
+//! The catalogue of C host examples and where their files are.
+
+use std::path::PathBuf;
+
+/// One C host program (and the kernel sources it loads, if any).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Example {
+    /// Short name; also the name of the compiled binary.
+    pub name: &'static str,
+    /// File name of the C source inside [`c_dir`].
+    pub source: &'static str,
+    /// File names of the OpenCL C sources (inside [`kernels_dir`]) the program loads.
+    pub kernels: &'static [&'static str],
+    /// True when the program needs kernel execution (compiler + device model).
+    pub needs_kernels: bool,
+    /// What the program checks, in one line.
+    pub description: &'static str,
+}
+
+impl Example {
+    /// Absolute path of the C source.
+    pub fn source_path(&self) -> PathBuf {
+        c_dir().join(self.source)
+    }
+
+    /// Absolute paths of the kernel sources the program loads.
+    pub fn kernel_paths(&self) -> Vec<PathBuf> {
+        self.kernels.iter().map(|k| kernels_dir().join(k)).collect()
+    }
+}
+
+/// Every example, host-runtime programs first, then kernel programs.
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        name: "platform_query",
+        source: "platform_query.c",
+        kernels: &[],
+        needs_kernels: false,
+        description: "every 1.2 platform/device query, spec minimums, contexts by list and type, \
+                      queue info, FPGA naming conventions",
+    },
+    Example {
+        name: "buffers",
+        source: "buffers.c",
+        kernels: &[],
+        needs_kernels: false,
+        description:
+            "every CL_MEM_* flag with host-pointer semantics and errors, sub-buffers, \
+                      read/write/copy/fill, Rect variants, map/unmap, migrate, destructor callbacks",
+    },
+    Example {
+        name: "queues_events",
+        source: "queues_events.c",
+        kernels: &[],
+        needs_kernels: false,
+        description: "in-order and out-of-order queues, user events across queues, callbacks, \
+                      markers/barriers with wait lists, clWaitForEvents, profiling order",
+    },
+    Example {
+        name: "pipes_objects",
+        source: "pipes_objects.c",
+        kernels: &[],
+        needs_kernels: false,
+        description: "clCreateCommandQueueWithProperties, clCreatePipe/clGetPipeInfo, \
+                      retain/release counts and object lifetimes",
+    },
+    Example {
+        name: "negative",
+        source: "negative.c",
+        kernels: &[],
+        needs_kernels: false,
+        description: "NULL, wrong-type and released handles, bad sizes/flags/pointers/wait lists \
+                      return the specification's error codes without crashing",
+    },
+    Example {
+        name: "stress_threads",
+        source: "stress_threads.c",
+        kernels: &[],
+        needs_kernels: false,
+        description: "8 host threads creating, enqueuing and releasing at once; data checked",
+    },
+];
+
+/// The example with this name, if any.
+pub fn example(name: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.name == name)
+}
+
+/// Absolute path of `host-examples/c` (C sources and `common.h`).
+pub fn c_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("c")
+}
+
+/// Absolute path of `host-examples/c/kernels` (OpenCL C sources of the kernel examples).
+pub fn kernels_dir() -> PathBuf {
+    c_dir().join("kernels")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_listed_file_exists() {
+        for e in EXAMPLES {
+            assert!(
+                e.source_path().is_file(),
+                "{}: missing {}",
+                e.name,
+                e.source_path().display()
+            );
+            for k in e.kernel_paths() {
+                assert!(k.is_file(), "{}: missing kernel {}", e.name, k.display());
+            }
+        }
+    }
+
+    #[test]
+    fn every_c_file_is_listed_once() {
+        let listed: BTreeSet<&str> = EXAMPLES.iter().map(|e| e.source).collect();
+        assert_eq!(
+            listed.len(),
+            EXAMPLES.len(),
+            "an example source is listed twice"
+        );
+        let names: BTreeSet<&str> = EXAMPLES.iter().map(|e| e.name).collect();
+        assert_eq!(names.len(), EXAMPLES.len(), "an example name is used twice");
+        for entry in std::fs::read_dir(c_dir()).expect("read c dir") {
+            let path = entry.expect("dir entry").path();
+            if path.extension().is_some_and(|x| x == "c") {
+                let file = path
+                    .file_name()
+                    .and_then(|f| f.to_str())
+                    .expect("utf-8 name");
+                assert!(listed.contains(file), "{file} is not listed in EXAMPLES");
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_by_name() {
+        assert_eq!(example("buffers").map(|e| e.source), Some("buffers.c"));
+        assert!(example("no_such_example").is_none());
+    }
+}
