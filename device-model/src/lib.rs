@@ -1,6 +1,25 @@
 //! The emulated FPGA: board description, execution of kernel IR, the timing model in device
 //! clock cycles and the performance counters per access site.
+//!
+//! Entry points: [`Board`] (the card as data), [`ProgramInstance`] (a program loaded on the
+//! device: channels, autorun kernels, [`ProgramInstance::run`]), [`PipeFifo`] (for
+//! `clCreatePipe`), [`Activity`] (running/blocked kernels for deadlock diagnosis).
 
+pub mod activity;
+pub mod board;
+pub mod counters;
+pub mod exec;
+pub mod fault;
+pub mod fifo;
 pub mod memory;
+pub mod program;
 
+pub use activity::{Activity, ActivityReport, BlockedOn, KernelActivity};
+pub use board::{Board, BoardError, BoardSet, MemoryBankGroup};
+pub use counters::{Counters, SiteCounts};
+pub use fault::{DecodeError, FaultKind, KernelFault, LaunchError, MemRegion, RunError, SourcePos};
+pub use fifo::{Fifo, PipeFifo};
 pub use memory::DeviceMemory;
+pub use program::{
+    ArgBinding, AutorunStatus, ExecConfig, LaunchSpec, PrintfSink, ProgramInstance, RunReport,
+};

@@ -1,0 +1,297 @@
+//! The board model: the emulated FPGA card as data.
+//!
+//! A [`Board`] describes what a Board Support Package fixes on real hardware: the global memory
+//! banks (type, count, interface width, bandwidth, latency, burst size), the kernel clock (fmax),
+//! the host link (PCIe) bandwidth, local memory limits and the global memory size. The runtime
+//! reports it through `clGetDeviceInfo`; the timing model (issue 5) takes every bandwidth,
+//! latency and clock figure from it.
+//!
+//! The built-in default board ([`Board::default_board`]) has 25600 MB/s of total global memory
+//! bandwidth (the figure the Intel FPGA SDK for OpenCL Best Practices Guide uses in its profiler
+//! walk-through) and a 294 MHz kernel clock (the guide's `vector_add` example), over two DDR4
+//! banks. Other boards come from JSON files ([`Board::from_json_file`], [`BoardSet`]).
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// One kind of global memory interface on the board (e.g. "two DDR4 banks").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MemoryBankGroup {
+    /// Memory technology, e.g. `DDR4`, `HBM2`, `QDR`.
+    pub kind: String,
+    /// Number of banks of this kind (selected with `CL_CHANNEL_n_INTELFPGA` / interleaving).
+    pub count: u32,
+    /// Width of one bank's interface in bytes (the burst word the LSUs see).
+    pub width_bytes: u32,
+    /// Peak bandwidth of ONE bank in MB/s (1 MB = 10^6 bytes).
+    pub bandwidth_mbps: f64,
+    /// Round-trip latency of a read in kernel clock cycles.
+    pub latency_cycles: u32,
+    /// Largest burst an LSU can issue, in interface words.
+    pub max_burst_words: u32,
+    /// Bytes of this memory kind (all banks together).
+    pub size_bytes: u64,
+}
+
+/// An emulated FPGA board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Board {
+    /// Short name (the part of `CL_DEVICE_NAME` before " : ", selected by `FPGACL_BOARD`).
+    pub name: String,
+    /// Human-readable description.
+    pub description: String,
+    /// Global memory interfaces; the first one is the default for buffers.
+    pub global_memory: Vec<MemoryBankGroup>,
+    /// Kernel clock (fmax) in MHz.
+    pub kernel_clock_mhz: f64,
+    /// Host <-> device bandwidth in MB/s.
+    pub pcie_bandwidth_mbps: f64,
+    /// Local memory one work-group may use, in bytes (`CL_DEVICE_LOCAL_MEM_SIZE`).
+    pub local_mem_bytes: u64,
+    /// Largest work-group size (`CL_DEVICE_MAX_WORK_GROUP_SIZE`).
+    pub max_work_group_size: u64,
+    /// Largest single allocation in bytes (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`).
+    pub max_mem_alloc_bytes: u64,
+}
+
+/// Why a board file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardError {
+    #[error("cannot read board file {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("board file {path} is not valid: {message}")]
+    Parse { path: String, message: String },
+    #[error("board {name:?} is not defined (known boards: {known})")]
+    Unknown { name: String, known: String },
+    #[error("board {name:?} is inconsistent: {message}")]
+    Invalid { name: String, message: String },
+}
+
+impl Board {
+    /// The built-in board: an Arria 10 style card with 4 GiB of DDR4 in two banks of 12800 MB/s
+    /// each (25600 MB/s in total, the Best Practices Guide's figure), 64-byte interfaces, a
+    /// 294 MHz kernel clock and a PCIe Gen3 x8 host link.
+    pub fn default_board() -> Board {
+        Board {
+            name: "fpgacl_a10".into(),
+            description: "fpgacl emulated Arria 10 style FPGA".into(),
+            global_memory: vec![MemoryBankGroup {
+                kind: "DDR4".into(),
+                count: 2,
+                width_bytes: 64,
+                bandwidth_mbps: 12800.0,
+                latency_cycles: 240,
+                max_burst_words: 16,
+                size_bytes: 4 << 30,
+            }],
+            kernel_clock_mhz: 294.0,
+            pcie_bandwidth_mbps: 7880.0,
+            local_mem_bytes: 64 << 10,
+            max_work_group_size: 2048,
+            max_mem_alloc_bytes: 1 << 30,
+        }
+    }
+
+    /// Total global memory bandwidth over all banks, in MB/s.
+    pub fn global_bandwidth_mbps(&self) -> f64 {
+        self.global_memory
+            .iter()
+            .map(|g| g.bandwidth_mbps * g.count as f64)
+            .sum()
+    }
+
+    /// Total global memory size in bytes.
+    pub fn global_mem_bytes(&self) -> u64 {
+        self.global_memory.iter().map(|g| g.size_bytes).sum()
+    }
+
+    /// Checks that the numbers make sense (positive clocks and bandwidths, at least one bank).
+    pub fn validate(&self) -> Result<(), BoardError> {
+        let bad = |m: &str| {
+            Err(BoardError::Invalid {
+                name: self.name.clone(),
+                message: m.to_string(),
+            })
+        };
+        if self.name.is_empty() {
+            return bad("empty name");
+        }
+        if self.global_memory.is_empty() {
+            return bad("no global memory");
+        }
+        for g in &self.global_memory {
+            if g.count == 0 || g.width_bytes == 0 || g.max_burst_words == 0 {
+                return bad("a memory bank group has zero banks, width or burst size");
+            }
+            if !(g.bandwidth_mbps.is_finite() && g.bandwidth_mbps > 0.0) {
+                return bad("memory bandwidth must be positive");
+            }
+        }
+        if !(self.kernel_clock_mhz.is_finite() && self.kernel_clock_mhz > 0.0) {
+            return bad("kernel clock must be positive");
+        }
+        if !(self.pcie_bandwidth_mbps.is_finite() && self.pcie_bandwidth_mbps > 0.0) {
+            return bad("PCIe bandwidth must be positive");
+        }
+        if self.max_work_group_size == 0 {
+            return bad("max_work_group_size must be positive");
+        }
+        Ok(())
+    }
+
+    /// Parses one board (a JSON object) or a [`BoardSet`] file and returns the board named
+    /// `name`, or the only/first board when `name` is `None`.
+    pub fn from_json_file(path: &Path, name: Option<&str>) -> Result<Board, BoardError> {
+        let set = BoardSet::from_json_file(path)?;
+        match name {
+            Some(n) => set.get(n),
+            None => Ok(set.boards[0].clone()),
+        }
+    }
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::default_board()
+    }
+}
+
+/// A list of boards (the built-in one plus any loaded from files), selectable by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardSet {
+    pub boards: Vec<Board>,
+}
+
+impl Default for BoardSet {
+    fn default() -> Self {
+        BoardSet {
+            boards: vec![Board::default_board()],
+        }
+    }
+}
+
+impl BoardSet {
+    /// Reads a JSON file holding either one board object or `{"boards": [...]}`.
+    pub fn from_json_file(path: &Path) -> Result<BoardSet, BoardError> {
+        let p = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| BoardError::Io {
+            path: p.clone(),
+            source: e,
+        })?;
+        Self::from_json_str(&text).map_err(|message| BoardError::Parse { path: p, message })
+    }
+
+    /// Parses JSON text holding either one board object or `{"boards": [...]}`.
+    pub fn from_json_str(text: &str) -> Result<BoardSet, String> {
+        let set = match serde_json::from_str::<BoardSet>(text) {
+            Ok(s) => s,
+            Err(e1) => match serde_json::from_str::<Board>(text) {
+                Ok(b) => BoardSet { boards: vec![b] },
+                Err(e2) => return Err(format!("not a board list ({e1}) nor a board ({e2})")),
+            },
+        };
+        if set.boards.is_empty() {
+            return Err("no boards in file".into());
+        }
+        for b in &set.boards {
+            b.validate().map_err(|e| e.to_string())?;
+        }
+        Ok(set)
+    }
+
+    /// The board called `name`.
+    pub fn get(&self, name: &str) -> Result<Board, BoardError> {
+        self.boards
+            .iter()
+            .find(|b| b.name == name)
+            .cloned()
+            .ok_or_else(|| BoardError::Unknown {
+                name: name.to_string(),
+                known: self
+                    .boards
+                    .iter()
+                    .map(|b| b.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// Resolves a board selection as the runtime receives it (e.g. from `FPGACL_BOARD`): empty
+    /// or `None` gives the default board; a name is looked up among the built-in boards; a
+    /// value that names an existing file (or ends in `.json`) is loaded as a board file, and
+    /// `file.json:name` picks one board of a file.
+    pub fn select(selection: Option<&str>) -> Result<Board, BoardError> {
+        let sel = match selection.map(str::trim) {
+            None | Some("") => return Ok(Board::default_board()),
+            Some(s) => s,
+        };
+        if let Some((file, name)) = sel.rsplit_once(':') {
+            if file.ends_with(".json") {
+                return Board::from_json_file(Path::new(file), Some(name));
+            }
+        }
+        if sel.ends_with(".json") || Path::new(sel).is_file() {
+            return Board::from_json_file(Path::new(sel), None);
+        }
+        BoardSet::default().get(sel)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_board_has_guide_figures() {
+        let b = Board::default_board();
+        assert_eq!(b.global_bandwidth_mbps(), 25600.0);
+        assert_eq!(b.kernel_clock_mhz, 294.0);
+        assert_eq!(b.global_mem_bytes(), 4 << 30);
+        b.validate().unwrap();
+    }
+
+    #[test]
+    fn json_round_trip_and_selection() {
+        let mut other = Board::default_board();
+        other.name = "small".into();
+        other.kernel_clock_mhz = 200.0;
+        let set = BoardSet {
+            boards: vec![Board::default_board(), other.clone()],
+        };
+        let text = serde_json::to_string_pretty(&set).unwrap();
+        let back = BoardSet::from_json_str(&text).unwrap();
+        assert_eq!(back.get("small").unwrap(), other);
+        assert!(matches!(back.get("nope"), Err(BoardError::Unknown { .. })));
+        let one = serde_json::to_string(&other).unwrap();
+        assert_eq!(
+            BoardSet::from_json_str(&one).unwrap().boards,
+            vec![other.clone()]
+        );
+
+        let dir = std::env::temp_dir().join(format!("fpgacl-board-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("boards.json");
+        std::fs::write(&f, &text).unwrap();
+        let sel = format!("{}:small", f.display());
+        assert_eq!(BoardSet::select(Some(&sel)).unwrap(), other);
+        assert_eq!(
+            BoardSet::select(Some(f.to_str().unwrap())).unwrap().name,
+            "fpgacl_a10"
+        );
+        assert_eq!(BoardSet::select(None).unwrap().name, "fpgacl_a10");
+        assert!(BoardSet::select(Some("unknown_board")).is_err());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn invalid_boards_are_rejected() {
+        let mut b = Board::default_board();
+        b.kernel_clock_mhz = 0.0;
+        let text = serde_json::to_string(&b).unwrap();
+        assert!(BoardSet::from_json_str(&text).is_err());
+        assert!(BoardSet::from_json_str("{").is_err());
+    }
+}

@@ -1,0 +1,144 @@
+//! Functional counters per access site and per loop, collected while kernels execute: the
+//! input of the timing model (issue 5) and of the profiler.
+//!
+//! Storage is a flat array of `AtomicU64` written by ONE thread (load + store, relaxed: as cheap
+//! as plain memory on x86 and ARM) so that another thread may read a live snapshot (autorun
+//! kernels). Parallel NDRange runs give each worker thread its own block and sum them at the
+//! end; every counter is a sum over work-groups, so the totals do not depend on which thread
+//! ran which group.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Counter fields per access site.
+pub mod field {
+    /// Executions of the site (accesses issued; fifo operations that completed).
+    pub const FIRES: usize = 0;
+    /// Bytes moved by those executions.
+    pub const BYTES: usize = 1;
+    /// Accesses whose address directly follows the previous access of the same site in the
+    /// same work-group (in work-item order): the raw material of burst coalescing.
+    pub const SEQUENTIAL: usize = 2;
+    /// Accesses whose address is not a multiple of the access width.
+    pub const UNALIGNED: usize = 3;
+    /// Blocking channel/pipe operations that had to wait (FIFO empty/full).
+    pub const BLOCKED: usize = 4;
+    /// Non-blocking channel/pipe operations that returned "not valid".
+    pub const FAILED: usize = 5;
+    /// Accesses whose address equals the previous access of the same site in the work-group
+    /// (same word: a cache or a coalescer would serve it).
+    pub const REPEATED: usize = 6;
+    /// Number of fields per site.
+    pub const COUNT: usize = 8;
+}
+
+/// One writer's counters: `sites * field::COUNT` site fields then one iteration count per loop.
+pub struct CounterBlock {
+    data: Box<[AtomicU64]>,
+    nsites: usize,
+}
+
+impl CounterBlock {
+    /// A zeroed block for `nsites` sites and `nloops` loops.
+    pub fn new(nsites: usize, nloops: usize) -> Self {
+        let n = nsites * field::COUNT + nloops;
+        CounterBlock {
+            data: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            nsites,
+        }
+    }
+
+    /// Adds `v` to a site field. Single writer per block.
+    #[inline(always)]
+    pub fn add_site(&self, site: usize, f: usize, v: u64) {
+        if let Some(c) = self.data.get(site * field::COUNT + f) {
+            c.store(c.load(Relaxed).wrapping_add(v), Relaxed);
+        }
+    }
+
+    /// Counts one iteration of loop `l`.
+    #[inline(always)]
+    pub fn add_loop(&self, l: usize) {
+        if let Some(c) = self.data.get(self.nsites * field::COUNT + l) {
+            c.store(c.load(Relaxed).wrapping_add(1), Relaxed);
+        }
+    }
+
+    /// Adds all counts of `other` (same shape) into `self`.
+    pub fn merge_from(&self, other: &CounterBlock) {
+        for (a, b) in self.data.iter().zip(other.data.iter()) {
+            a.store(a.load(Relaxed).wrapping_add(b.load(Relaxed)), Relaxed);
+        }
+    }
+
+    /// Zeroes every counter (autorun "clear after readback").
+    pub fn clear(&self) {
+        for a in self.data.iter() {
+            a.store(0, Relaxed);
+        }
+    }
+
+    /// A copy of the current values.
+    pub fn snapshot(&self) -> Counters {
+        let v: Vec<u64> = self.data.iter().map(|a| a.load(Relaxed)).collect();
+        let split = self.nsites * field::COUNT;
+        let sites = v[..split]
+            .chunks(field::COUNT)
+            .map(|c| SiteCounts {
+                fires: c[field::FIRES],
+                bytes: c[field::BYTES],
+                sequential: c[field::SEQUENTIAL],
+                unaligned: c[field::UNALIGNED],
+                blocked: c[field::BLOCKED],
+                failed: c[field::FAILED],
+                repeated: c[field::REPEATED],
+            })
+            .collect();
+        Counters {
+            sites,
+            loop_iterations: v[split..].to_vec(),
+        }
+    }
+}
+
+/// Counts of one access site (index = `SiteId`). See [`field`] for the meaning of each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SiteCounts {
+    pub fires: u64,
+    pub bytes: u64,
+    pub sequential: u64,
+    pub unaligned: u64,
+    pub blocked: u64,
+    pub failed: u64,
+    pub repeated: u64,
+}
+
+/// A snapshot of counters: per site of the module (indexed by `SiteId`) and per loop of the
+/// kernel (indexed by `LoopId`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub sites: Vec<SiteCounts>,
+    pub loop_iterations: Vec<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_merge_snapshot() {
+        let a = CounterBlock::new(2, 1);
+        let b = CounterBlock::new(2, 1);
+        a.add_site(1, field::FIRES, 3);
+        b.add_site(1, field::FIRES, 4);
+        b.add_site(0, field::BYTES, 8);
+        b.add_loop(0);
+        a.merge_from(&b);
+        let s = a.snapshot();
+        assert_eq!(s.sites[1].fires, 7);
+        assert_eq!(s.sites[0].bytes, 8);
+        assert_eq!(s.loop_iterations, vec![1]);
+        a.add_site(9, field::FIRES, 1); // out of range: ignored
+        a.clear();
+        assert_eq!(a.snapshot().sites[1].fires, 0);
+    }
+}

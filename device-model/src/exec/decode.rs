@@ -1,0 +1,642 @@
+//! IR -> [`Code`]: flattening blocks, resolving jump targets, choosing fast-path ops, and
+//! validating every register operand against the register file (so the interpreter can trust
+//! operand indices).
+
+use super::code::*;
+use crate::fault::DecodeError;
+use fpgacl_kernel_compiler::ir::{
+    self, BinOp, BuiltinFn, Endpoint, Function, Inst, Module, Scalar, Terminator, ValTy,
+};
+
+struct Dec<'a> {
+    f: &'a Function,
+    m: &'a Module,
+    code: Code,
+    /// Op indices whose jump targets are still block ids.
+    fixups: Vec<usize>,
+}
+
+fn err(f: &Function, msg: impl Into<String>) -> DecodeError {
+    DecodeError {
+        kernel: f.name.clone(),
+        message: msg.into(),
+    }
+}
+
+impl Dec<'_> {
+    fn reg(&self, r: ir::Reg, lanes: u32) -> Result<u32, DecodeError> {
+        if (r.0 as u64) + (lanes.max(1) as u64) > self.f.num_slots as u64 {
+            return Err(err(
+                self.f,
+                format!(
+                    "register {} (+{} lanes) outside the {} slots",
+                    r.0, lanes, self.f.num_slots
+                ),
+            ));
+        }
+        Ok(r.0)
+    }
+    fn site(&self, s: Option<ir::SiteId>) -> Result<u32, DecodeError> {
+        match s {
+            None => Ok(NONE),
+            Some(s) if (s.0 as usize) < self.m.sites.len() => Ok(s.0),
+            Some(s) => Err(err(self.f, format!("site {} does not exist", s.0))),
+        }
+    }
+    fn push(&mut self, op: Op, loc: fpgacl_kernel_compiler::Loc) {
+        self.code.ops.push(op);
+        self.code.locs.push(loc);
+    }
+
+    fn inst(&mut self, i: &Inst, loc: fpgacl_kernel_compiler::Loc) -> Result<(), DecodeError> {
+        let lanes = |t: ValTy| t.lanes.max(1) as u32;
+        let op = match i {
+            Inst::Const {
+                dst,
+                ty,
+                lanes: vals,
+            } => {
+                let n = lanes(*ty).max(vals.len() as u32);
+                let d = self.reg(*dst, n)?;
+                if vals.len() == 1 && n == 1 {
+                    Op::Const { d, v: vals[0] }
+                } else {
+                    let mut v = vals.clone();
+                    v.resize(n as usize, *vals.last().unwrap_or(&0));
+                    self.code.consts.push((d, v));
+                    Op::ConstN(self.code.consts.len() as u32 - 1)
+                }
+            }
+            Inst::Mov { dst, src, lanes: n } => {
+                let n = (*n).max(1) as u32;
+                Op::Mov {
+                    d: self.reg(*dst, n)?,
+                    s: self.reg(*src, n)?,
+                    n,
+                }
+            }
+            Inst::Splat { dst, src, lanes: n } => {
+                let n = (*n).max(1) as u32;
+                Op::Splat {
+                    d: self.reg(*dst, n)?,
+                    s: self.reg(*src, 1)?,
+                    n,
+                }
+            }
+            Inst::Shuffle { dst, src, idx } => {
+                let d = self.reg(*dst, idx.len() as u32)?;
+                let maxi = idx.iter().copied().max().unwrap_or(0) as u32;
+                let s = self.reg(*src, maxi + 1)?;
+                self.code.shuffles.push((d, s, idx.clone()));
+                Op::Shuffle(self.code.shuffles.len() as u32 - 1)
+            }
+            Inst::Unary { op, ty, dst, src } => {
+                let n = lanes(*ty);
+                Op::Unary {
+                    op: *op,
+                    k: ty.scalar,
+                    n: n as u8,
+                    d: self.reg(*dst, n)?,
+                    s: self.reg(*src, n)?,
+                }
+            }
+            Inst::Binary { op, ty, dst, a, b } => {
+                let n = lanes(*ty);
+                let (d, a, b) = (self.reg(*dst, n)?, self.reg(*a, n)?, self.reg(*b, n)?);
+                binary(*op, *ty, n, d, a, b)
+            }
+            Inst::Cmp {
+                op,
+                ty,
+                dst_ty,
+                dst,
+                a,
+                b,
+            } => {
+                let n = lanes(*ty);
+                let (d, a, b) = (
+                    self.reg(*dst, lanes(*dst_ty).max(n))?,
+                    self.reg(*a, n)?,
+                    self.reg(*b, n)?,
+                );
+                let op = *op;
+                if n == 1 && dst_ty.lanes <= 1 {
+                    match ty.scalar {
+                        Scalar::F32 => Op::CmpF32 { op, d, a, b },
+                        Scalar::F64 => Op::CmpF64 { op, d, a, b },
+                        Scalar::F16 => Op::Cmp {
+                            op,
+                            k: Scalar::F16,
+                            n: 1,
+                            vec: false,
+                            d,
+                            a,
+                            b,
+                        },
+                        k if k.is_signed() => Op::CmpS { op, d, a, b },
+                        _ => Op::CmpU { op, d, a, b },
+                    }
+                } else {
+                    Op::Cmp {
+                        op,
+                        k: ty.scalar,
+                        n: n as u8,
+                        vec: dst_ty.lanes > 1,
+                        d,
+                        a,
+                        b,
+                    }
+                }
+            }
+            Inst::Select {
+                ty,
+                dst,
+                cond,
+                a,
+                b,
+            } => {
+                let n = lanes(*ty);
+                Op::Select {
+                    n,
+                    d: self.reg(*dst, n)?,
+                    c: self.reg(*cond, 1)?,
+                    a: self.reg(*a, n)?,
+                    b: self.reg(*b, n)?,
+                }
+            }
+            Inst::Convert {
+                from,
+                to,
+                sat,
+                rounding,
+                dst,
+                src,
+            } => {
+                let n = lanes(*from).max(lanes(*to));
+                self.code.converts.push(ConvertX {
+                    from: from.scalar,
+                    to: to.scalar,
+                    sat: *sat,
+                    rounding: *rounding,
+                    n,
+                    d: self.reg(*dst, n)?,
+                    s: self.reg(*src, n)?,
+                });
+                Op::Convert(self.code.converts.len() as u32 - 1)
+            }
+            Inst::Bitcast { from, to, dst, src } => {
+                if from.lanes as usize * from.scalar.size() as usize > 128
+                    || to.lanes as usize * to.scalar.size() as usize > 128
+                {
+                    return Err(err(self.f, "bitcast wider than 128 bytes"));
+                }
+                self.code.bitcasts.push(BitcastX {
+                    from: *from,
+                    to: *to,
+                    d: self.reg(*dst, lanes(*to))?,
+                    s: self.reg(*src, lanes(*from))?,
+                });
+                Op::Bitcast(self.code.bitcasts.len() as u32 - 1)
+            }
+            Inst::Builtin {
+                f,
+                ty,
+                dst_ty,
+                dst,
+                args,
+            } => {
+                let n = lanes(*ty);
+                let mut a = [NONE; 3];
+                for (k, slot) in a.iter_mut().enumerate().take(f.arity()) {
+                    *slot = self.reg(args[k], n)?;
+                }
+                let dn = match f {
+                    BuiltinFn::Cross => n,
+                    _ => lanes(*dst_ty),
+                };
+                if n > 16 || dn > 16 {
+                    return Err(err(self.f, "builtin on more than 16 lanes"));
+                }
+                self.code.builtins.push(BuiltinX {
+                    f: *f,
+                    ty: *ty,
+                    dst_ty: *dst_ty,
+                    d: self.reg(*dst, dn)?,
+                    args: a,
+                });
+                Op::Builtin(self.code.builtins.len() as u32 - 1)
+            }
+            Inst::BuiltinPtr {
+                f,
+                ty,
+                dst,
+                args,
+                out_ptr,
+                site,
+            } => {
+                let n = lanes(*ty);
+                let nargs = if matches!(f, ir::BuiltinPtrFn::Remquo) {
+                    2
+                } else {
+                    1
+                };
+                let mut a = [NONE; 2];
+                for (k, slot) in a.iter_mut().enumerate().take(nargs) {
+                    *slot = self.reg(args[k], n)?;
+                }
+                self.code.bptrs.push(BuiltinPtrX {
+                    f: *f,
+                    ty: *ty,
+                    d: self.reg(*dst, n)?,
+                    args: a,
+                    out: self.reg(*out_ptr, 1)?,
+                    site: self.site(*site)?,
+                });
+                Op::BuiltinPtr(self.code.bptrs.len() as u32 - 1)
+            }
+            Inst::WorkItem { f, dst, dim } => Op::WorkItem {
+                f: *f,
+                d: self.reg(*dst, 1)?,
+                dim: self.reg(*dim, 1)?,
+            },
+            Inst::FrameAddr { dst, offset } => Op::Const {
+                d: self.reg(*dst, 1)?,
+                v: ir::make_ptr(ir::REGION_PRIVATE, *offset as u64),
+            },
+            Inst::LocalAddr { dst, offset } => Op::Const {
+                d: self.reg(*dst, 1)?,
+                v: ir::make_ptr(ir::REGION_LOCAL, *offset as u64),
+            },
+            Inst::ConstAddr { dst, offset } => Op::Const {
+                d: self.reg(*dst, 1)?,
+                v: ir::make_ptr(ir::REGION_CONSTANT_DATA, *offset as u64),
+            },
+            Inst::PtrAdd {
+                dst,
+                base,
+                index,
+                scale,
+                disp,
+            } => {
+                let d = self.reg(*dst, 1)?;
+                let base = self.reg(*base, 1)?;
+                match index {
+                    None => Op::PtrDisp {
+                        d,
+                        base,
+                        disp: *disp,
+                    },
+                    Some(ix) => {
+                        let idx = self.reg(*ix, 1)?;
+                        match i32::try_from(*disp) {
+                            Ok(disp) => Op::PtrIdx {
+                                d,
+                                base,
+                                idx,
+                                scale: *scale,
+                                disp,
+                            },
+                            Err(_) => {
+                                self.push(
+                                    Op::PtrIdx {
+                                        d,
+                                        base,
+                                        idx,
+                                        scale: *scale,
+                                        disp: 0,
+                                    },
+                                    loc,
+                                );
+                                Op::PtrDisp {
+                                    d,
+                                    base: d,
+                                    disp: *disp,
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Inst::Load {
+                ty,
+                dst,
+                addr,
+                site,
+                ..
+            } => {
+                let n = lanes(*ty);
+                Op::Load {
+                    k: ty.scalar,
+                    n: n as u8,
+                    d: self.reg(*dst, n)?,
+                    a: self.reg(*addr, 1)?,
+                    site: self.site(*site)?,
+                }
+            }
+            Inst::Store {
+                ty,
+                src,
+                addr,
+                site,
+                ..
+            } => {
+                let n = lanes(*ty);
+                Op::Store {
+                    k: ty.scalar,
+                    n: n as u8,
+                    s: self.reg(*src, n)?,
+                    a: self.reg(*addr, 1)?,
+                    site: self.site(*site)?,
+                }
+            }
+            Inst::Copy {
+                dst,
+                src,
+                bytes,
+                load_site,
+                store_site,
+            } => {
+                self.code.copies.push(CopyX {
+                    d: self.reg(*dst, 1)?,
+                    s: self.reg(*src, 1)?,
+                    bytes: *bytes,
+                    load_site: self.site(*load_site)?,
+                    store_site: self.site(*store_site)?,
+                });
+                Op::Copy(self.code.copies.len() as u32 - 1)
+            }
+            Inst::Atomic {
+                op,
+                ty,
+                dst,
+                addr,
+                a,
+                b,
+                site,
+                ..
+            } => {
+                if !matches!(ty.scalar.size(), 4 | 8) {
+                    return Err(err(self.f, "atomic on a type that is not 32 or 64 bits"));
+                }
+                self.code.atomics.push(AtomicX {
+                    op: *op,
+                    k: ty.scalar,
+                    d: self.reg(*dst, 1)?,
+                    addr: self.reg(*addr, 1)?,
+                    a: self.reg(*a, 1)?,
+                    b: self.reg(*b, 1)?,
+                    site: self.site(Some(*site))?,
+                });
+                Op::Atomic(self.code.atomics.len() as u32 - 1)
+            }
+            Inst::FifoRead {
+                ep,
+                dst_ptr,
+                bytes,
+                blocking,
+                status,
+                site,
+            }
+            | Inst::FifoWrite {
+                ep,
+                src_ptr: dst_ptr,
+                bytes,
+                blocking,
+                status,
+                site,
+            } => {
+                let ep = match ep {
+                    Endpoint::Channel { id, index } => {
+                        let decl = self
+                            .m
+                            .channels
+                            .iter()
+                            .position(|c| c.id == *id)
+                            .ok_or_else(|| err(self.f, format!("channel {} not declared", id.0)))?;
+                        Ep::Channel {
+                            decl: decl as u32,
+                            index: match index {
+                                Some(r) => self.reg(*r, 1)?,
+                                None => NONE,
+                            },
+                        }
+                    }
+                    Endpoint::Pipe { arg } => Ep::Pipe {
+                        arg: self.reg(*arg, 1)?,
+                    },
+                };
+                self.code.fifos.push(FifoX {
+                    ep,
+                    ptr: self.reg(*dst_ptr, 1)?,
+                    bytes: *bytes,
+                    blocking: *blocking,
+                    status: match status {
+                        Some(r) => self.reg(*r, 1)?,
+                        None => NONE,
+                    },
+                    site: self.site(Some(*site))?,
+                });
+                self.code.uses_fifos = true;
+                let x = self.code.fifos.len() as u32 - 1;
+                if matches!(i, Inst::FifoRead { .. }) {
+                    Op::FifoRead(x)
+                } else {
+                    Op::FifoWrite(x)
+                }
+            }
+            Inst::Barrier { flags } => {
+                self.code.needs_sync = true;
+                Op::Barrier(*flags)
+            }
+            Inst::AsyncCopy {
+                dst,
+                src,
+                count,
+                stride,
+                elem_bytes,
+                event,
+                to_local,
+                site,
+            } => {
+                self.code.asyncs.push(AsyncX {
+                    d: self.reg(*dst, 1)?,
+                    s: self.reg(*src, 1)?,
+                    count: self.reg(*count, 1)?,
+                    stride: match stride {
+                        Some(r) => self.reg(*r, 1)?,
+                        None => NONE,
+                    },
+                    elem_bytes: *elem_bytes,
+                    event: self.reg(*event, 1)?,
+                    to_local: *to_local,
+                    site: self.site(*site)?,
+                });
+                Op::AsyncCopy(self.code.asyncs.len() as u32 - 1)
+            }
+            Inst::WaitGroupEvents => {
+                self.code.needs_sync = true;
+                Op::WaitEvents
+            }
+            Inst::Printf { fmt, args, dst } => {
+                if fmt.0 as usize >= self.m.strings.len() {
+                    return Err(err(self.f, "printf format string does not exist"));
+                }
+                let mut a = Vec::with_capacity(args.len());
+                for (r, t) in args {
+                    a.push((self.reg(*r, lanes(*t))?, *t));
+                }
+                self.code.printfs.push(PrintfX {
+                    fmt: fmt.0,
+                    args: a,
+                    d: self.reg(*dst, 1)?,
+                });
+                Op::Printf(self.code.printfs.len() as u32 - 1)
+            }
+        };
+        self.push(op, loc);
+        Ok(())
+    }
+}
+
+fn binary(op: BinOp, ty: ValTy, n: u32, d: u32, a: u32, b: u32) -> Op {
+    use Scalar::*;
+    let k = ty.scalar;
+    if n == 1 {
+        match (op, k) {
+            (BinOp::Add, I32) => return Op::AddI32 { d, a, b },
+            (BinOp::Add, U32) => return Op::AddU32 { d, a, b },
+            (BinOp::Add, I64 | U64) => return Op::Add64 { d, a, b },
+            (BinOp::Sub, I32) => return Op::SubI32 { d, a, b },
+            (BinOp::Sub, U32) => return Op::SubU32 { d, a, b },
+            (BinOp::Sub, I64 | U64) => return Op::Sub64 { d, a, b },
+            (BinOp::Mul, I32) => return Op::MulI32 { d, a, b },
+            (BinOp::Mul, U32) => return Op::MulU32 { d, a, b },
+            (BinOp::Mul, I64 | U64) => return Op::Mul64 { d, a, b },
+            (BinOp::Add, F32) => return Op::FAdd32 { d, a, b },
+            (BinOp::Sub, F32) => return Op::FSub32 { d, a, b },
+            (BinOp::Mul, F32) => return Op::FMul32 { d, a, b },
+            (BinOp::Div, F32) => return Op::FDiv32 { d, a, b },
+            (BinOp::Add, F64) => return Op::FAdd64 { d, a, b },
+            (BinOp::Sub, F64) => return Op::FSub64 { d, a, b },
+            (BinOp::Mul, F64) => return Op::FMul64 { d, a, b },
+            (BinOp::Div, F64) => return Op::FDiv64 { d, a, b },
+            _ => {}
+        }
+    }
+    if !k.is_float() {
+        match op {
+            BinOp::And => return Op::And { d, a, b, n },
+            BinOp::Or => return Op::Or { d, a, b, n },
+            BinOp::Xor => return Op::Xor { d, a, b, n },
+            _ => {}
+        }
+    }
+    if k.is_float() {
+        Op::FltBin {
+            op,
+            k,
+            n: n as u8,
+            d,
+            a,
+            b,
+        }
+    } else {
+        Op::IntBin {
+            op,
+            k,
+            n: n as u8,
+            d,
+            a,
+            b,
+        }
+    }
+}
+
+/// Decodes one kernel of a module.
+pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
+    let mut dec = Dec {
+        f,
+        m,
+        code: Code {
+            num_slots: f.num_slots,
+            num_loops: f.loops.len() as u32,
+            ..Code::default()
+        },
+        fixups: Vec::new(),
+    };
+    if f.blocks.is_empty() {
+        return Err(err(f, "kernel has no blocks"));
+    }
+    let nblocks = f.blocks.len() as u32;
+    let mut block_start = Vec::with_capacity(f.blocks.len());
+    for b in &f.blocks {
+        block_start.push(dec.code.ops.len() as u32);
+        if let Some(l) = b.loop_header {
+            if l.0 >= f.loops.len() as u32 {
+                return Err(err(f, format!("loop {} does not exist", l.0)));
+            }
+            let loc = b.locs.first().copied().unwrap_or(b.term_loc);
+            dec.push(Op::LoopHead(l.0), loc);
+        }
+        for (k, i) in b.insts.iter().enumerate() {
+            let loc = b.locs.get(k).copied().unwrap_or(b.term_loc);
+            dec.inst(i, loc)?;
+        }
+        let chk = |t: ir::BlockId| -> Result<u32, DecodeError> {
+            if t.0 < nblocks {
+                Ok(t.0)
+            } else {
+                Err(err(f, format!("jump to missing block {}", t.0)))
+            }
+        };
+        let op = match &b.term {
+            Terminator::Jump(t) => Op::Jump(chk(*t)?),
+            Terminator::Branch { cond, then, els } => Op::Br {
+                c: dec.reg(*cond, 1)?,
+                t: chk(*then)?,
+                f: chk(*els)?,
+            },
+            Terminator::Switch {
+                value,
+                cases,
+                default,
+            } => {
+                let mut cs = Vec::with_capacity(cases.len());
+                for (v, t) in cases {
+                    cs.push((*v, chk(*t)?));
+                }
+                dec.code.switches.push(SwitchX {
+                    v: dec.reg(*value, 1)?,
+                    cases: cs,
+                    default: chk(*default)?,
+                });
+                Op::Switch(dec.code.switches.len() as u32 - 1)
+            }
+            Terminator::Return => Op::Ret,
+            Terminator::Unreachable => Op::Unreachable,
+        };
+        if matches!(op, Op::Jump(_) | Op::Br { .. }) {
+            dec.fixups.push(dec.code.ops.len());
+        }
+        dec.push(op, b.term_loc);
+    }
+    // Resolve block ids to op indices.
+    for &i in &dec.fixups {
+        dec.code.ops[i] = match dec.code.ops[i] {
+            Op::Jump(t) => Op::Jump(block_start[t as usize]),
+            Op::Br { c, t, f } => Op::Br {
+                c,
+                t: block_start[t as usize],
+                f: block_start[f as usize],
+            },
+            o => o,
+        };
+    }
+    for s in &mut dec.code.switches {
+        s.default = block_start[s.default as usize];
+        for c in &mut s.cases {
+            c.1 = block_start[c.1 as usize];
+        }
+    }
+    Ok(dec.code)
+}

@@ -1,0 +1,334 @@
+//! Work-group execution: runs the work-items of one group, switching between them at
+//! barriers, and the per-thread worker state reused across groups.
+
+use super::code::Code;
+use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap};
+use crate::counters::CounterBlock;
+use crate::fault::{FaultKind, KernelFault, MemRegion};
+use fpgacl_kernel_compiler::ir::{make_ptr, Function, Module, REGION_LOCAL, REGION_PRIVATE};
+
+/// Everything about one launch that all workers share (read-only).
+pub struct Plan<'a> {
+    pub module: &'a Module,
+    pub func: &'a Function,
+    pub code: &'a Code,
+    pub dim: u32,
+    pub gsize: [u64; 3],
+    pub lsize: [u64; 3],
+    pub ngroups: [u64; 3],
+    pub offset: [u64; 3],
+    pub cid: [u64; 3],
+    /// Register file with argument registers set.
+    pub reg_template: Vec<u64>,
+    /// Private frame with by-value struct arguments copied in (in u64 words).
+    pub frame_template: Vec<u64>,
+    /// Local memory bytes per group (variables + local pointer arguments).
+    pub local_bytes: usize,
+    /// Regions 0..: NULL, PRIVATE (placeholder), LOCAL (placeholder), CONSTANT, args...
+    pub regions: Vec<Region>,
+    /// Start offsets of local pointer arguments in local memory: (arg index, offset, size).
+    pub local_args: Vec<(u32, u64, u64)>,
+    /// Whether printf output is written as soon as a work-item produces it.
+    pub printf_immediate: bool,
+}
+
+// SAFETY: the raw pointers in `regions` point into device memory and constant data that the
+// launch keeps alive for as long as any worker runs; concurrent access to device memory has
+// device semantics (see `DeviceMemory`).
+unsafe impl Sync for Plan<'_> {}
+unsafe impl Send for Region {}
+unsafe impl Sync for Region {}
+
+impl Plan<'_> {
+    pub fn group_items(&self) -> usize {
+        (self.lsize[0] * self.lsize[1] * self.lsize[2]) as usize
+    }
+    pub fn total_groups(&self) -> u64 {
+        self.ngroups[0] * self.ngroups[1] * self.ngroups[2]
+    }
+    fn group_coords(&self, g: u64) -> [u64; 3] {
+        let x = g % self.ngroups[0];
+        let y = (g / self.ngroups[0]) % self.ngroups[1];
+        let z = g / (self.ngroups[0] * self.ngroups[1]);
+        [x, y, z]
+    }
+}
+
+/// Per-thread state reused across groups.
+pub struct Worker<'a> {
+    pub m: Machine<'a>,
+    plan: &'a Plan<'a>,
+    regs: Vec<u64>,
+    frames: Vec<u64>,
+    local: Vec<u64>,
+    pcs: Vec<u32>,
+    state: Vec<u8>,
+    frame_words: usize,
+    /// Completed printf output per group (group linear index, bytes), when not immediate.
+    pub printf_out: Vec<(u64, Vec<u8>)>,
+    pub sink: &'a dyn Fn(&[u8]),
+}
+
+const READY: u8 = 0;
+const AT_BARRIER: u8 = 1;
+const DONE: u8 = 2;
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        plan: &'a Plan<'a>,
+        counters: &'a CounterBlock,
+        fifo: Option<FifoEnv<'a>>,
+        sink: &'a dyn Fn(&[u8]),
+    ) -> Self {
+        let l = plan.group_items();
+        let items = if plan.code.needs_sync { l } else { 1 };
+        let ns = plan.reg_template.len();
+        let fw = plan.frame_template.len();
+        let has_printf = !plan.code.printfs.is_empty();
+        Worker {
+            m: Machine {
+                code: plan.code,
+                module: plan.module,
+                regions: plan.regions.clone(),
+                ids: Ids {
+                    gsize: plan.gsize,
+                    lsize: plan.lsize,
+                    ngroups: plan.ngroups,
+                    offset: plan.offset,
+                    dim: plan.dim,
+                    cid: plan.cid,
+                    ..Ids::default()
+                },
+                counters,
+                last: vec![u64::MAX; plan.module.sites.len()],
+                fifo,
+                printf: if has_printf {
+                    vec![Vec::new(); l]
+                } else {
+                    Vec::new()
+                },
+                item: 0,
+            },
+            plan,
+            regs: vec![0; ns * items],
+            frames: vec![0; fw * items],
+            local: vec![0; plan.local_bytes.div_ceil(8)],
+            pcs: vec![0; items],
+            state: vec![READY; items],
+            frame_words: fw,
+            printf_out: Vec::new(),
+            sink,
+        }
+    }
+
+    fn item_ids(&mut self, lin: usize) {
+        let ls = self.plan.lsize;
+        let lin = lin as u64;
+        let lid = [lin % ls[0], (lin / ls[0]) % ls[1], lin / (ls[0] * ls[1])];
+        let ids = &mut self.m.ids;
+        ids.lid = lid;
+        for d in 0..3 {
+            ids.gid[d] = ids.grp[d] * ls[d] + lid[d] + ids.offset[d];
+        }
+        self.m.item = lin as usize;
+    }
+
+    fn fault(&self, t: Trap) -> KernelFault {
+        let plan = self.plan;
+        let loc = plan.code.locs.get(t.pc as usize).copied();
+        let site_target = plan
+            .module
+            .sites
+            .get(t.site as usize)
+            .map(|s| s.target.clone())
+            .filter(|s| !s.is_empty());
+        let region_target = |r: &MemRegion, off: i64| -> Option<String> {
+            match r {
+                MemRegion::Arg { index } => {
+                    plan.func.args.get(*index as usize).map(|a| a.name.clone())
+                }
+                MemRegion::Local => plan
+                    .local_args
+                    .iter()
+                    .find(|(_, o, s)| off >= *o as i64 && off < (*o + *s) as i64)
+                    .and_then(|(i, _, _)| plan.func.args.get(*i as usize))
+                    .map(|a| a.name.clone())
+                    .or(Some("__local variables".into())),
+                _ => None,
+            }
+        };
+        let target = match &t.kind {
+            FaultKind::OutOfBounds { region, offset, .. }
+            | FaultKind::ReadOnly { region, offset }
+            | FaultKind::MisalignedAtomic { region, offset, .. } => {
+                region_target(region, *offset).or(site_target)
+            }
+            _ => site_target,
+        };
+        let ids = &self.m.ids;
+        KernelFault {
+            kernel: plan.func.name.clone(),
+            kind: t.kind,
+            pos: loc.map(|l| pos_of(plan.module, l)),
+            target,
+            work_item: if plan.func.attrs.autorun {
+                ids.cid
+            } else {
+                ids.gid
+            },
+        }
+    }
+
+    /// Runs group `g` (linear index) to completion.
+    pub fn run_group(&mut self, g: u64) -> Result<(), KernelFault> {
+        let plan = self.plan;
+        self.m.ids.grp = plan.group_coords(g);
+        self.m.last.fill(u64::MAX);
+        if !self.local.is_empty() {
+            self.local.fill(0);
+            self.m.regions[REGION_LOCAL as usize] = Region {
+                base: self.local.as_mut_ptr() as *mut u8,
+                len: plan.local_bytes as u64,
+                writable: true,
+            };
+        }
+        let l = plan.group_items();
+        let ns = plan.reg_template.len();
+        let fw = self.frame_words;
+        let r = if plan.code.needs_sync {
+            self.run_sync(l, ns, fw)
+        } else {
+            self.run_plain(l, ns, fw)
+        };
+        self.flush_printf(g);
+        r
+    }
+
+    fn set_frame(&mut self, slot: usize) {
+        let fw = self.frame_words;
+        let base = if fw == 0 {
+            std::ptr::null_mut()
+        } else {
+            self.frames[slot * fw..].as_mut_ptr() as *mut u8
+        };
+        self.m.regions[REGION_PRIVATE as usize] = Region {
+            base,
+            len: (self.plan.func.frame_size as u64).min(fw as u64 * 8),
+            writable: true,
+        };
+    }
+
+    fn run_plain(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), KernelFault> {
+        self.set_frame(0);
+        for lin in 0..l {
+            self.item_ids(lin);
+            self.regs[..ns].copy_from_slice(&self.plan.reg_template);
+            if fw > 0 {
+                self.frames[..fw].copy_from_slice(&self.plan.frame_template);
+            }
+            let mut pc = 0u32;
+            match self.m.run(&mut self.regs[..ns], &mut pc) {
+                Ok(Exit::Return) => {}
+                Ok(Exit::Barrier) => {
+                    // Not reachable: a kernel with barriers runs in run_sync.
+                }
+                Err(t) => return Err(self.fault(t)),
+            }
+            if self.plan.printf_immediate {
+                self.flush_item(lin);
+            }
+        }
+        Ok(())
+    }
+
+    fn run_sync(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), KernelFault> {
+        for i in 0..l {
+            self.regs[i * ns..(i + 1) * ns].copy_from_slice(&self.plan.reg_template);
+            if fw > 0 {
+                self.frames[i * fw..(i + 1) * fw].copy_from_slice(&self.plan.frame_template);
+            }
+            self.pcs[i] = 0;
+            self.state[i] = READY;
+        }
+        loop {
+            for i in 0..l {
+                if self.state[i] != READY {
+                    continue;
+                }
+                self.item_ids(i);
+                self.set_frame(i);
+                let mut pc = self.pcs[i];
+                let r = self.m.run(&mut self.regs[i * ns..(i + 1) * ns], &mut pc);
+                self.pcs[i] = pc;
+                match r {
+                    Ok(Exit::Return) => self.state[i] = DONE,
+                    Ok(Exit::Barrier) => self.state[i] = AT_BARRIER,
+                    Err(t) => return Err(self.fault(t)),
+                }
+            }
+            let done = self.state.iter().filter(|&&s| s == DONE).count();
+            if done == l {
+                return Ok(());
+            }
+            // Every item is at a barrier or finished: all must be at the same barrier.
+            let first_b = (0..l).find(|&i| self.state[i] == AT_BARRIER).unwrap_or(0);
+            let bpc = self.pcs[first_b];
+            let diverged = (0..l).find(|&i| self.state[i] == DONE || self.pcs[i] != bpc);
+            if let Some(j) = diverged {
+                let detail = if self.state[j] == DONE {
+                    format!(
+                        "work-item {} of the group returned while work-item {} waits at a barrier",
+                        j, first_b
+                    )
+                } else {
+                    let other = self.plan.code.locs[self.pcs[j] as usize - 1];
+                    format!(
+                        "work-items {} and {} wait at different barriers (the other is at line {})",
+                        first_b, j, other.line
+                    )
+                };
+                self.item_ids(first_b);
+                return Err(self.fault(Trap {
+                    pc: bpc - 1,
+                    kind: FaultKind::BarrierDivergence { detail },
+                    site: u32::MAX,
+                }));
+            }
+            for s in self.state.iter_mut() {
+                *s = READY;
+            }
+        }
+    }
+
+    fn flush_item(&mut self, lin: usize) {
+        if let Some(b) = self.m.printf.get_mut(lin) {
+            if !b.is_empty() {
+                (self.sink)(b);
+                b.clear();
+            }
+        }
+    }
+
+    fn flush_printf(&mut self, g: u64) {
+        if self.m.printf.is_empty() {
+            return;
+        }
+        let mut all = Vec::new();
+        for b in self.m.printf.iter_mut() {
+            all.append(b);
+        }
+        if all.is_empty() {
+            return;
+        }
+        if self.plan.printf_immediate {
+            (self.sink)(&all);
+        } else {
+            self.printf_out.push((g, all));
+        }
+    }
+}
+
+/// A pointer register value for local argument `off`.
+pub fn local_ptr(off: u64) -> u64 {
+    make_ptr(REGION_LOCAL, off)
+}

@@ -1,0 +1,961 @@
+//! The interpreter: runs one work-item over the decoded [`Code`] until it returns or reaches a
+//! barrier. No allocation, hashing or locking on the paths of ordinary instructions; channel
+//! and pipe operations lock their FIFO, `printf` allocates.
+
+use super::builtins;
+use super::code::*;
+use super::printf;
+use super::values::*;
+use crate::activity::{Activity, RunState};
+use crate::counters::{field, CounterBlock};
+use crate::fault::{FaultKind, MemRegion, SourcePos};
+use crate::fifo::{Fifo, FifoOutcome, Waiter};
+use fpgacl_kernel_compiler::ir::{
+    AtomicOp, BinOp, BuiltinPtrFn, CmpOp, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK,
+    REGION_SHIFT,
+};
+use fpgacl_kernel_compiler::Loc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::SeqCst};
+use std::sync::Arc;
+
+/// One addressable memory region of the current work-item (index = pointer region number).
+#[derive(Clone, Copy, Debug)]
+pub struct Region {
+    pub base: *mut u8,
+    pub len: u64,
+    pub writable: bool,
+}
+
+impl Region {
+    pub const EMPTY: Region = Region {
+        base: std::ptr::null_mut(),
+        len: 0,
+        writable: false,
+    };
+}
+
+/// Work-item identity of the item being run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ids {
+    pub gid: [u64; 3],
+    pub lid: [u64; 3],
+    pub grp: [u64; 3],
+    pub gsize: [u64; 3],
+    pub lsize: [u64; 3],
+    pub ngroups: [u64; 3],
+    pub offset: [u64; 3],
+    pub dim: u32,
+    pub cid: [u64; 3],
+}
+
+/// Channels and pipes visible to a kernel execution, plus what a blocking wait needs.
+pub struct FifoEnv<'a> {
+    /// All channels of the program, flattened (declaration after declaration).
+    pub channels: &'a [Arc<Fifo>],
+    /// First flattened index of each channel declaration.
+    pub chan_base: &'a [u32],
+    pub pipes: &'a [Option<Arc<Fifo>>],
+    pub run: &'a RunState,
+    pub activity: &'a Activity,
+    pub shutdown: &'a AtomicBool,
+}
+
+/// Why the interpreter stopped without a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Return,
+    /// At a barrier (`pc` already points after it).
+    Barrier,
+}
+
+/// A fault with the op index where it happened.
+#[derive(Clone, Debug)]
+pub struct Trap {
+    pub pc: u32,
+    pub kind: FaultKind,
+    pub site: u32,
+}
+
+/// Everything one worker needs to run work-items of one kernel.
+pub struct Machine<'a> {
+    pub code: &'a Code,
+    pub module: &'a Module,
+    pub regions: Vec<Region>,
+    pub ids: Ids,
+    pub counters: &'a CounterBlock,
+    /// Last address per site in this work-group (`u64::MAX` = none), for sequential counts.
+    pub last: Vec<u64>,
+    pub fifo: Option<FifoEnv<'a>>,
+    /// `printf` output per work-item of the group (index = local linear id).
+    pub printf: Vec<Vec<u8>>,
+    /// Local linear id of the item being run.
+    pub item: usize,
+}
+
+fn region_of(r: u64) -> MemRegion {
+    match r {
+        0 => MemRegion::Null,
+        1 => MemRegion::Private,
+        2 => MemRegion::Local,
+        3 => MemRegion::Constant,
+        r if r < (1 << 23) => MemRegion::Arg {
+            index: (r - fpgacl_kernel_compiler::ir::REGION_FIRST_ARG) as u32,
+        },
+        r => MemRegion::Invalid { region: r },
+    }
+}
+
+/// A pointer's offset as a signed number (offsets wrap within the 40-bit field).
+pub fn signed_offset(p: u64) -> i64 {
+    let off = p & OFFSET_MASK;
+    if off >= 1 << (REGION_SHIFT - 1) {
+        off as i64 - (1i64 << REGION_SHIFT)
+    } else {
+        off as i64
+    }
+}
+
+/// Source position of a location.
+pub fn pos_of(m: &Module, loc: Loc) -> SourcePos {
+    SourcePos {
+        file: m.sources.name(loc.file).to_string(),
+        line: loc.line,
+        col: loc.col,
+    }
+}
+
+#[inline(always)]
+unsafe fn read_lane(k: Scalar, p: *const u8) -> u64 {
+    let v = match k.size() {
+        1 => *p as u64,
+        2 => std::ptr::read_unaligned(p as *const u16) as u64,
+        4 => std::ptr::read_unaligned(p as *const u32) as u64,
+        _ => std::ptr::read_unaligned(p as *const u64),
+    };
+    norm(k, v)
+}
+
+#[inline(always)]
+unsafe fn write_lane(k: Scalar, p: *mut u8, v: u64) {
+    match k.size() {
+        1 => *p = v as u8,
+        2 => std::ptr::write_unaligned(p as *mut u16, v as u16),
+        4 => std::ptr::write_unaligned(p as *mut u32, v as u32),
+        _ => std::ptr::write_unaligned(p as *mut u64, v),
+    }
+}
+
+#[inline(always)]
+fn cmp_res<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+    }
+}
+
+/// One lane of an integer binary operation.
+#[inline(always)]
+pub fn int_bin(op: BinOp, k: Scalar, a: u64, b: u64) -> Result<u64, FaultKind> {
+    Ok(match op {
+        BinOp::Add => norm(k, a.wrapping_add(b)),
+        BinOp::Sub => norm(k, a.wrapping_sub(b)),
+        BinOp::Mul => norm(k, a.wrapping_mul(b)),
+        BinOp::Div | BinOp::Rem => {
+            if norm(k, b) == 0 {
+                return Err(FaultKind::DivisionByZero);
+            }
+            if k.is_signed() {
+                let (x, y) = (a as i64, b as i64);
+                if y == -1 && x as i128 == int_range(k).0 {
+                    return Err(FaultKind::DivisionOverflow);
+                }
+                let r = if op == BinOp::Div {
+                    x.wrapping_div(y)
+                } else {
+                    x.wrapping_rem(y)
+                };
+                norm(k, r as u64)
+            } else if op == BinOp::Div {
+                a / b
+            } else {
+                a % b
+            }
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl => norm(k, a << ((b as u32) & (bits(k) - 1))),
+        BinOp::Shr => {
+            let c = (b as u32) & (bits(k) - 1);
+            if k.is_signed() {
+                ((a as i64) >> c) as u64
+            } else {
+                a >> c
+            }
+        }
+    })
+}
+
+/// One lane of a floating-point binary operation.
+#[inline(always)]
+pub fn flt_bin(op: BinOp, k: Scalar, a: u64, b: u64) -> u64 {
+    match k {
+        Scalar::F32 => {
+            let (x, y) = (f32_of(a), f32_of(b));
+            of_f32(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Rem => x % y,
+                _ => f32::NAN,
+            })
+        }
+        Scalar::F64 => {
+            let (x, y) = (f64_of(a), f64_of(b));
+            of_f64(match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Rem => x % y,
+                _ => f64::NAN,
+            })
+        }
+        _ => {
+            let (x, y) = (float_val(k, a) as f32, float_val(k, b) as f32);
+            let r = match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Rem => x % y,
+                _ => f32::NAN,
+            };
+            enc_float(k, r as f64)
+        }
+    }
+}
+
+impl Machine<'_> {
+    /// Resolves a pointer for an access of `size` bytes.
+    #[inline(always)]
+    fn resolve(&self, p: u64, size: u64, write: bool) -> Result<*mut u8, FaultKind> {
+        let r = (p >> REGION_SHIFT) as usize;
+        let off = p & OFFSET_MASK;
+        if let Some(reg) = self.regions.get(r) {
+            if off + size <= reg.len {
+                if write && !reg.writable {
+                    return Err(FaultKind::ReadOnly {
+                        region: region_of(r as u64),
+                        offset: off as i64,
+                    });
+                }
+                // SAFETY: off + size <= len of the region's allocation.
+                return Ok(unsafe { reg.base.add(off as usize) });
+            }
+        }
+        Err(self.oob(p, size, write))
+    }
+
+    #[cold]
+    fn oob(&self, p: u64, size: u64, write: bool) -> FaultKind {
+        let r = p >> REGION_SHIFT;
+        FaultKind::OutOfBounds {
+            region: region_of(r),
+            offset: signed_offset(p),
+            size,
+            limit: self.regions.get(r as usize).map(|x| x.len).unwrap_or(0),
+            write,
+        }
+    }
+
+    /// Counts one access of a site.
+    #[inline(always)]
+    fn count(&mut self, site: u32, addr: u64, size: u64, elem: u64) {
+        let s = site as usize;
+        let c = self.counters;
+        c.add_site(s, field::FIRES, 1);
+        c.add_site(s, field::BYTES, size);
+        if let Some(l) = self.last.get_mut(s) {
+            if *l != u64::MAX {
+                if addr == l.wrapping_add(size) {
+                    c.add_site(s, field::SEQUENTIAL, 1);
+                } else if addr == *l {
+                    c.add_site(s, field::REPEATED, 1);
+                }
+            }
+            *l = addr;
+        }
+        let align = if size.is_power_of_two() { size } else { elem };
+        if addr & (align - 1) != 0 {
+            c.add_site(s, field::UNALIGNED, 1);
+        }
+    }
+
+    /// Runs the current work-item from `*pc` until it returns or reaches a barrier.
+    pub fn run(&mut self, regs: &mut [u64], pc: &mut u32) -> Result<Exit, Trap> {
+        let code = self.code;
+        let ops = &code.ops[..];
+        let mut p = *pc as usize;
+        macro_rules! trap {
+            ($kind:expr, $site:expr) => {{
+                *pc = p as u32 - 1;
+                return Err(Trap {
+                    pc: p as u32 - 1,
+                    kind: $kind,
+                    site: $site,
+                });
+            }};
+        }
+        loop {
+            let op = ops[p];
+            p += 1;
+            match op {
+                Op::Jump(t) => p = t as usize,
+                Op::Br { c, t, f } => p = if regs[c as usize] != 0 { t } else { f } as usize,
+                Op::LoopHead(l) => self.counters.add_loop(l as usize),
+                Op::Const { d, v } => regs[d as usize] = v,
+                Op::AddI32 { d, a, b } => {
+                    regs[d as usize] = (regs[a as usize] as i32)
+                        .wrapping_add(regs[b as usize] as i32)
+                        as i64 as u64
+                }
+                Op::AddU32 { d, a, b } => {
+                    regs[d as usize] =
+                        (regs[a as usize] as u32).wrapping_add(regs[b as usize] as u32) as u64
+                }
+                Op::Add64 { d, a, b } => {
+                    regs[d as usize] = regs[a as usize].wrapping_add(regs[b as usize])
+                }
+                Op::SubI32 { d, a, b } => {
+                    regs[d as usize] = (regs[a as usize] as i32)
+                        .wrapping_sub(regs[b as usize] as i32)
+                        as i64 as u64
+                }
+                Op::SubU32 { d, a, b } => {
+                    regs[d as usize] =
+                        (regs[a as usize] as u32).wrapping_sub(regs[b as usize] as u32) as u64
+                }
+                Op::Sub64 { d, a, b } => {
+                    regs[d as usize] = regs[a as usize].wrapping_sub(regs[b as usize])
+                }
+                Op::MulI32 { d, a, b } => {
+                    regs[d as usize] = (regs[a as usize] as i32)
+                        .wrapping_mul(regs[b as usize] as i32)
+                        as i64 as u64
+                }
+                Op::MulU32 { d, a, b } => {
+                    regs[d as usize] =
+                        (regs[a as usize] as u32).wrapping_mul(regs[b as usize] as u32) as u64
+                }
+                Op::Mul64 { d, a, b } => {
+                    regs[d as usize] = regs[a as usize].wrapping_mul(regs[b as usize])
+                }
+                Op::And { d, a, b, n } => {
+                    for i in 0..n as usize {
+                        regs[d as usize + i] = regs[a as usize + i] & regs[b as usize + i];
+                    }
+                }
+                Op::Or { d, a, b, n } => {
+                    for i in 0..n as usize {
+                        regs[d as usize + i] = regs[a as usize + i] | regs[b as usize + i];
+                    }
+                }
+                Op::Xor { d, a, b, n } => {
+                    for i in 0..n as usize {
+                        regs[d as usize + i] = regs[a as usize + i] ^ regs[b as usize + i];
+                    }
+                }
+                Op::CmpS { op, d, a, b } => {
+                    regs[d as usize] =
+                        cmp_res(op, regs[a as usize] as i64, regs[b as usize] as i64) as u64
+                }
+                Op::CmpU { op, d, a, b } => {
+                    regs[d as usize] = cmp_res(op, regs[a as usize], regs[b as usize]) as u64
+                }
+                Op::CmpF32 { op, d, a, b } => {
+                    regs[d as usize] =
+                        cmp_res(op, f32_of(regs[a as usize]), f32_of(regs[b as usize])) as u64
+                }
+                Op::CmpF64 { op, d, a, b } => {
+                    regs[d as usize] =
+                        cmp_res(op, f64_of(regs[a as usize]), f64_of(regs[b as usize])) as u64
+                }
+                Op::FAdd32 { d, a, b } => {
+                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) + f32_of(regs[b as usize]))
+                }
+                Op::FSub32 { d, a, b } => {
+                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) - f32_of(regs[b as usize]))
+                }
+                Op::FMul32 { d, a, b } => {
+                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) * f32_of(regs[b as usize]))
+                }
+                Op::FDiv32 { d, a, b } => {
+                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) / f32_of(regs[b as usize]))
+                }
+                Op::FAdd64 { d, a, b } => {
+                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) + f64_of(regs[b as usize]))
+                }
+                Op::FSub64 { d, a, b } => {
+                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) - f64_of(regs[b as usize]))
+                }
+                Op::FMul64 { d, a, b } => {
+                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) * f64_of(regs[b as usize]))
+                }
+                Op::FDiv64 { d, a, b } => {
+                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) / f64_of(regs[b as usize]))
+                }
+                Op::PtrIdx {
+                    d,
+                    base,
+                    idx,
+                    scale,
+                    disp,
+                } => {
+                    let bv = regs[base as usize];
+                    let delta = (regs[idx as usize] as i64)
+                        .wrapping_mul(scale as i64)
+                        .wrapping_add(disp as i64);
+                    regs[d as usize] =
+                        (bv & !OFFSET_MASK) | (bv.wrapping_add(delta as u64) & OFFSET_MASK);
+                }
+                Op::PtrDisp { d, base, disp } => {
+                    let bv = regs[base as usize];
+                    regs[d as usize] =
+                        (bv & !OFFSET_MASK) | (bv.wrapping_add(disp as u64) & OFFSET_MASK);
+                }
+                Op::Load { k, n, d, a, site } => {
+                    let addr = regs[a as usize];
+                    let es = k.size() as u64;
+                    let size = es * n as u64;
+                    let ptr = match self.resolve(addr, size, false) {
+                        Ok(x) => x,
+                        Err(e) => trap!(e, site),
+                    };
+                    for i in 0..n as usize {
+                        // SAFETY: resolve checked `size` bytes from ptr.
+                        regs[d as usize + i] = unsafe { read_lane(k, ptr.add(i * es as usize)) };
+                    }
+                    if site != NONE {
+                        self.count(site, addr, size, es);
+                    }
+                }
+                Op::Store { k, n, s, a, site } => {
+                    let addr = regs[a as usize];
+                    let es = k.size() as u64;
+                    let size = es * n as u64;
+                    let ptr = match self.resolve(addr, size, true) {
+                        Ok(x) => x,
+                        Err(e) => trap!(e, site),
+                    };
+                    for i in 0..n as usize {
+                        // SAFETY: resolve checked `size` bytes from ptr.
+                        unsafe { write_lane(k, ptr.add(i * es as usize), regs[s as usize + i]) };
+                    }
+                    if site != NONE {
+                        self.count(site, addr, size, es);
+                    }
+                }
+                Op::WorkItem { f, d, dim } => {
+                    let dm = regs[dim as usize];
+                    let ids = &self.ids;
+                    let pick = |a: &[u64; 3], dflt: u64| {
+                        if dm < 3 {
+                            a[dm as usize]
+                        } else {
+                            dflt
+                        }
+                    };
+                    regs[d as usize] = match f {
+                        WorkItemFn::GlobalId => pick(&ids.gid, 0),
+                        WorkItemFn::LocalId => pick(&ids.lid, 0),
+                        WorkItemFn::GroupId => pick(&ids.grp, 0),
+                        WorkItemFn::GlobalSize => pick(&ids.gsize, 1),
+                        WorkItemFn::LocalSize => pick(&ids.lsize, 1),
+                        WorkItemFn::NumGroups => pick(&ids.ngroups, 1),
+                        WorkItemFn::GlobalOffset => pick(&ids.offset, 0),
+                        WorkItemFn::WorkDim => ids.dim as u64,
+                        WorkItemFn::ComputeId => pick(&ids.cid, 0),
+                    };
+                }
+                Op::Mov { d, s, n } => {
+                    regs.copy_within(s as usize..(s + n) as usize, d as usize);
+                }
+                Op::Splat { d, s, n } => {
+                    let v = regs[s as usize];
+                    regs[d as usize..(d + n) as usize].fill(v);
+                }
+                Op::ConstN(x) => {
+                    let (d, v) = &code.consts[x as usize];
+                    regs[*d as usize..*d as usize + v.len()].copy_from_slice(v);
+                }
+                Op::Shuffle(x) => {
+                    let (d, s, idx) = &code.shuffles[x as usize];
+                    let mut tmp = [0u64; 16];
+                    for (i, &j) in idx.iter().enumerate().take(16) {
+                        tmp[i] = regs[*s as usize + j as usize];
+                    }
+                    let n = idx.len().min(16);
+                    regs[*d as usize..*d as usize + n].copy_from_slice(&tmp[..n]);
+                }
+                Op::IntBin { op, k, n, d, a, b } => {
+                    for i in 0..n as usize {
+                        match int_bin(op, k, regs[a as usize + i], regs[b as usize + i]) {
+                            Ok(v) => regs[d as usize + i] = v,
+                            Err(e) => trap!(e, NONE),
+                        }
+                    }
+                }
+                Op::FltBin { op, k, n, d, a, b } => {
+                    for i in 0..n as usize {
+                        regs[d as usize + i] =
+                            flt_bin(op, k, regs[a as usize + i], regs[b as usize + i]);
+                    }
+                }
+                Op::Unary { op, k, n, d, s } => {
+                    for i in 0..n as usize {
+                        let v = regs[s as usize + i];
+                        regs[d as usize + i] = match (op, k) {
+                            (UnOp::Neg, Scalar::F32) => v ^ 0x8000_0000,
+                            (UnOp::Neg, Scalar::F64) => v ^ (1 << 63),
+                            (UnOp::Neg, Scalar::F16) => v ^ 0x8000,
+                            (UnOp::Neg, _) => norm(k, 0u64.wrapping_sub(v)),
+                            (UnOp::Not, Scalar::Bool) => (v == 0) as u64,
+                            (UnOp::Not, _) => norm(k, !v),
+                        };
+                    }
+                }
+                Op::Cmp {
+                    op,
+                    k,
+                    n,
+                    vec,
+                    d,
+                    a,
+                    b,
+                } => {
+                    for i in 0..n as usize {
+                        let (x, y) = (regs[a as usize + i], regs[b as usize + i]);
+                        let r = if k.is_float() {
+                            cmp_res(op, float_val(k, x), float_val(k, y))
+                        } else if k.is_signed() {
+                            cmp_res(op, x as i64, y as i64)
+                        } else {
+                            cmp_res(op, x, y)
+                        };
+                        regs[d as usize + i] = if vec {
+                            0u64.wrapping_sub(r as u64)
+                        } else {
+                            r as u64
+                        };
+                    }
+                }
+                Op::Select { n, d, c, a, b } => {
+                    let src = if regs[c as usize] != 0 { a } else { b };
+                    regs.copy_within(src as usize..(src + n) as usize, d as usize);
+                }
+                Op::Convert(x) => {
+                    let c = &code.converts[x as usize];
+                    for i in 0..c.n as usize {
+                        regs[c.d as usize + i] =
+                            convert(c.from, c.to, c.sat, c.rounding, regs[c.s as usize + i]);
+                    }
+                }
+                Op::Bitcast(x) => {
+                    let c = &code.bitcasts[x as usize];
+                    let mut bytes = [0u8; 128];
+                    let fs = c.from.scalar.size() as usize;
+                    for i in 0..c.from.lanes.max(1) as usize {
+                        let v = regs[c.s as usize + i].to_le_bytes();
+                        bytes[i * fs..(i + 1) * fs].copy_from_slice(&v[..fs]);
+                    }
+                    let ts = c.to.scalar.size() as usize;
+                    for i in 0..c.to.lanes.max(1) as usize {
+                        let mut v = [0u8; 8];
+                        v[..ts].copy_from_slice(&bytes[i * ts..(i + 1) * ts]);
+                        regs[c.d as usize + i] = norm(c.to.scalar, u64::from_le_bytes(v));
+                    }
+                }
+                Op::Builtin(x) => builtins::eval(&code.builtins[x as usize], regs),
+                Op::BuiltinPtr(x) => {
+                    let c = &code.bptrs[x as usize];
+                    if let Err(e) = self.builtin_ptr(c, regs) {
+                        trap!(e, c.site)
+                    }
+                }
+                Op::Switch(x) => {
+                    let s = &code.switches[x as usize];
+                    let v = regs[s.v as usize];
+                    p = s
+                        .cases
+                        .iter()
+                        .find(|c| c.0 == v)
+                        .map(|c| c.1)
+                        .unwrap_or(s.default) as usize;
+                }
+                Op::Ret => {
+                    *pc = p as u32;
+                    return Ok(Exit::Return);
+                }
+                Op::Unreachable => trap!(FaultKind::Unreachable, NONE),
+                Op::Copy(x) => {
+                    let c = &code.copies[x as usize];
+                    let (dv, sv, n) = (regs[c.d as usize], regs[c.s as usize], c.bytes as u64);
+                    let src = match self.resolve(sv, n, false) {
+                        Ok(x) => x,
+                        Err(e) => trap!(e, c.load_site),
+                    };
+                    let dst = match self.resolve(dv, n, true) {
+                        Ok(x) => x,
+                        Err(e) => trap!(e, c.store_site),
+                    };
+                    // SAFETY: both ranges checked; `copy` allows overlap.
+                    unsafe { std::ptr::copy(src, dst, n as usize) };
+                    if c.load_site != NONE {
+                        self.count(c.load_site, sv, n, 1);
+                    }
+                    if c.store_site != NONE {
+                        self.count(c.store_site, dv, n, 1);
+                    }
+                }
+                Op::Atomic(x) => {
+                    let c = &code.atomics[x as usize];
+                    match self.atomic(c, regs) {
+                        Ok(v) => regs[c.d as usize] = v,
+                        Err(e) => trap!(e, c.site),
+                    }
+                }
+                Op::FifoRead(x) | Op::FifoWrite(x) => {
+                    let write = matches!(op, Op::FifoWrite(_));
+                    let c = &code.fifos[x as usize];
+                    if let Err(e) = self.fifo_op(c, write, regs, p as u32 - 1) {
+                        trap!(e, c.site)
+                    }
+                }
+                Op::Barrier(_) | Op::WaitEvents => {
+                    *pc = p as u32;
+                    return Ok(Exit::Barrier);
+                }
+                Op::AsyncCopy(x) => {
+                    let c = &code.asyncs[x as usize];
+                    if self.item == 0 {
+                        if let Err(e) = self.async_copy(c, regs) {
+                            trap!(e, c.site)
+                        }
+                    }
+                    regs[c.event as usize] = 1;
+                }
+                Op::Printf(x) => {
+                    let c = &code.printfs[x as usize];
+                    regs[c.d as usize] = self.printf(c, regs);
+                }
+            }
+        }
+    }
+
+    fn builtin_ptr(&mut self, c: &BuiltinPtrX, regs: &mut [u64]) -> Result<(), FaultKind> {
+        let n = c.ty.lanes.max(1) as usize;
+        let mut res = [0u64; 16];
+        let mut out = [0u64; 16];
+        let k = c.ty.scalar;
+        for i in 0..n {
+            let a = regs[c.args[0] as usize + i];
+            let b = if c.args[1] != NONE {
+                regs[c.args[1] as usize + i]
+            } else {
+                0
+            };
+            let (r, o) = builtins::ptr_fn(c.f, k, a, b);
+            res[i] = r;
+            out[i] = o;
+        }
+        let ok = match c.f {
+            BuiltinPtrFn::Frexp | BuiltinPtrFn::Remquo | BuiltinPtrFn::LgammaR => Scalar::I32,
+            _ => k,
+        };
+        let es = ok.size() as u64;
+        let addr = regs[c.out as usize];
+        let ptr = self.resolve(addr, es * n as u64, true)?;
+        for (i, &o) in out.iter().enumerate().take(n) {
+            // SAFETY: range checked by resolve.
+            unsafe { write_lane(ok, ptr.add(i * es as usize), o) };
+        }
+        if c.site != NONE {
+            self.count(c.site, addr, es * n as u64, es);
+        }
+        regs[c.d as usize..c.d as usize + n].copy_from_slice(&res[..n]);
+        Ok(())
+    }
+
+    fn atomic(&mut self, c: &AtomicX, regs: &[u64]) -> Result<u64, FaultKind> {
+        let addr = regs[c.addr as usize];
+        let size = c.k.size() as u64;
+        let ptr = self.resolve(addr, size, true)?;
+        if (ptr as usize) % size as usize != 0 {
+            return Err(FaultKind::MisalignedAtomic {
+                region: region_of(addr >> REGION_SHIFT),
+                offset: signed_offset(addr),
+                size,
+            });
+        }
+        let (a, b) = (regs[c.a as usize], regs[c.b as usize]);
+        let signed = c.k.is_signed();
+        let old = if size == 4 {
+            // SAFETY: in bounds and 4-byte aligned; device memory is shared plain bytes.
+            let old32: u32;
+            let at = unsafe { &*(ptr as *const AtomicU32) };
+            let av = a as u32;
+            old32 = if c.k.is_float() && !matches!(c.op, AtomicOp::Xchg | AtomicOp::CmpXchg) {
+                let f = |x: u32| -> Option<u32> {
+                    let (x, y) = (f32::from_bits(x), f32::from_bits(av));
+                    Some(
+                        match c.op {
+                            AtomicOp::Add => x + y,
+                            AtomicOp::Sub => x - y,
+                            AtomicOp::Min => x.min(y),
+                            AtomicOp::Max => x.max(y),
+                            _ => y,
+                        }
+                        .to_bits(),
+                    )
+                };
+                at.fetch_update(SeqCst, SeqCst, f).unwrap_or(0)
+            } else {
+                // SAFETY: same memory seen as signed for min/max.
+                let ai = unsafe { &*(ptr as *const std::sync::atomic::AtomicI32) };
+                match c.op {
+                    AtomicOp::Add => at.fetch_add(av, SeqCst),
+                    AtomicOp::Sub => at.fetch_sub(av, SeqCst),
+                    AtomicOp::Xchg => at.swap(av, SeqCst),
+                    AtomicOp::Inc => at.fetch_add(1, SeqCst),
+                    AtomicOp::Dec => at.fetch_sub(1, SeqCst),
+                    AtomicOp::CmpXchg => match at.compare_exchange(b as u32, av, SeqCst, SeqCst) {
+                        Ok(v) | Err(v) => v,
+                    },
+                    AtomicOp::Min if signed => ai.fetch_min(av as i32, SeqCst) as u32,
+                    AtomicOp::Max if signed => ai.fetch_max(av as i32, SeqCst) as u32,
+                    AtomicOp::Min => at.fetch_min(av, SeqCst),
+                    AtomicOp::Max => at.fetch_max(av, SeqCst),
+                    AtomicOp::And => at.fetch_and(av, SeqCst),
+                    AtomicOp::Or => at.fetch_or(av, SeqCst),
+                    AtomicOp::Xor => at.fetch_xor(av, SeqCst),
+                }
+            };
+            old32 as u64
+        } else {
+            // SAFETY: in bounds and 8-byte aligned.
+            let at = unsafe { &*(ptr as *const AtomicU64) };
+            if c.k.is_float() && !matches!(c.op, AtomicOp::Xchg | AtomicOp::CmpXchg) {
+                let f = |x: u64| -> Option<u64> {
+                    let (x, y) = (f64::from_bits(x), f64::from_bits(a));
+                    Some(
+                        match c.op {
+                            AtomicOp::Add => x + y,
+                            AtomicOp::Sub => x - y,
+                            AtomicOp::Min => x.min(y),
+                            AtomicOp::Max => x.max(y),
+                            _ => y,
+                        }
+                        .to_bits(),
+                    )
+                };
+                at.fetch_update(SeqCst, SeqCst, f).unwrap_or(0)
+            } else {
+                // SAFETY: same memory seen as signed for min/max.
+                let ai = unsafe { &*(ptr as *const std::sync::atomic::AtomicI64) };
+                match c.op {
+                    AtomicOp::Add => at.fetch_add(a, SeqCst),
+                    AtomicOp::Sub => at.fetch_sub(a, SeqCst),
+                    AtomicOp::Xchg => at.swap(a, SeqCst),
+                    AtomicOp::Inc => at.fetch_add(1, SeqCst),
+                    AtomicOp::Dec => at.fetch_sub(1, SeqCst),
+                    AtomicOp::CmpXchg => match at.compare_exchange(b, a, SeqCst, SeqCst) {
+                        Ok(v) | Err(v) => v,
+                    },
+                    AtomicOp::Min if signed => ai.fetch_min(a as i64, SeqCst) as u64,
+                    AtomicOp::Max if signed => ai.fetch_max(a as i64, SeqCst) as u64,
+                    AtomicOp::Min => at.fetch_min(a, SeqCst),
+                    AtomicOp::Max => at.fetch_max(a, SeqCst),
+                    AtomicOp::And => at.fetch_and(a, SeqCst),
+                    AtomicOp::Or => at.fetch_or(a, SeqCst),
+                    AtomicOp::Xor => at.fetch_xor(a, SeqCst),
+                }
+            }
+        };
+        if c.site != NONE {
+            self.count(c.site, addr, size, size);
+        }
+        Ok(norm(c.k, old))
+    }
+
+    fn async_copy(&mut self, c: &AsyncX, regs: &[u64]) -> Result<(), FaultKind> {
+        let count = regs[c.count as usize];
+        let stride = if c.stride == NONE {
+            1
+        } else {
+            regs[c.stride as usize]
+        };
+        let eb = c.elem_bytes as u64;
+        let (dv, sv) = (regs[c.d as usize], regs[c.s as usize]);
+        let at =
+            |base: u64, off: u64| (base & !OFFSET_MASK) | (base.wrapping_add(off) & OFFSET_MASK);
+        for i in 0..count {
+            let (so, doff) = if c.to_local {
+                (i.wrapping_mul(stride).wrapping_mul(eb), i * eb)
+            } else {
+                (i * eb, i.wrapping_mul(stride).wrapping_mul(eb))
+            };
+            let src = self.resolve(at(sv, so), eb, false)?;
+            let dst = self.resolve(at(dv, doff), eb, true)?;
+            // SAFETY: both ranges checked.
+            unsafe { std::ptr::copy(src, dst, eb as usize) };
+        }
+        if c.site != NONE {
+            let g = if c.to_local { sv } else { dv };
+            self.counters.add_site(c.site as usize, field::FIRES, count);
+            self.counters
+                .add_site(c.site as usize, field::BYTES, count * eb);
+            if let Some(l) = self.last.get_mut(c.site as usize) {
+                *l = g;
+            }
+        }
+        Ok(())
+    }
+
+    fn fifo_op(
+        &mut self,
+        c: &FifoX,
+        write: bool,
+        regs: &mut [u64],
+        pc: u32,
+    ) -> Result<(), FaultKind> {
+        let env = match &self.fifo {
+            Some(e) => e,
+            None => return Err(FaultKind::BadPipe { arg: u64::MAX }),
+        };
+        let fifo: &Fifo = match c.ep {
+            Ep::Channel { decl, index } => {
+                let d = &self.module.channels[decl as usize];
+                let idx = if index == NONE {
+                    0
+                } else {
+                    regs[index as usize] as i64
+                };
+                let count = d.count();
+                if idx < 0 || idx >= count as i64 {
+                    return Err(FaultKind::ChannelIndex {
+                        channel: d.name.clone(),
+                        index: idx,
+                        count,
+                    });
+                }
+                &env.channels[env.chan_base[decl as usize] as usize + idx as usize]
+            }
+            Ep::Pipe { arg } => {
+                let a = regs[arg as usize];
+                match env.pipes.get(a as usize) {
+                    Some(Some(f)) => f,
+                    _ => return Err(FaultKind::BadPipe { arg: a }),
+                }
+            }
+        };
+        let n = c.bytes as u64;
+        let addr = regs[c.ptr as usize];
+        let ptr = self.resolve(addr, n, !write)?;
+        let mut small = [0u8; 256];
+        let mut big = Vec::new();
+        let buf: &mut [u8] = if n as usize <= small.len() {
+            &mut small[..n as usize]
+        } else {
+            big.resize(n as usize, 0);
+            &mut big[..]
+        };
+        let module = self.module;
+        let loc = self.code.locs[pc as usize];
+        let pos = move || Some(pos_of(module, loc));
+        let w = Waiter {
+            run: env.run,
+            activity: env.activity,
+            shutdown: env.shutdown,
+            pos: &pos,
+        };
+        let outcome = if write {
+            // SAFETY: `n` bytes at ptr checked by resolve.
+            unsafe { std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), n as usize) };
+            fifo.write(buf, c.blocking, &w)
+        } else {
+            let o = fifo.read(buf, c.blocking, &w);
+            if matches!(o, FifoOutcome::Done { .. }) {
+                // SAFETY: as above.
+                unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), ptr, n as usize) };
+            }
+            o
+        };
+        let s = c.site as usize;
+        let ok = match outcome {
+            FifoOutcome::Done { waited } => {
+                self.counters.add_site(s, field::FIRES, 1);
+                self.counters.add_site(s, field::BYTES, n);
+                if waited {
+                    self.counters.add_site(s, field::BLOCKED, 1);
+                }
+                true
+            }
+            FifoOutcome::NotReady => {
+                self.counters.add_site(s, field::FAILED, 1);
+                false
+            }
+            FifoOutcome::Aborted => {
+                return Err(FaultKind::Deadlock {
+                    fifo: fifo.name().to_string(),
+                    write,
+                })
+            }
+            FifoOutcome::Shutdown => return Err(FaultKind::Shutdown),
+        };
+        if c.status != NONE {
+            regs[c.status as usize] = ok as u64;
+        }
+        Ok(())
+    }
+
+    fn printf(&mut self, c: &PrintfX, regs: &[u64]) -> u64 {
+        let fmt = &self.module.strings[c.fmt as usize];
+        let args: Vec<printf::Arg> = c
+            .args
+            .iter()
+            .map(|(r, t)| printf::Arg {
+                ty: *t,
+                lanes: &regs[*r as usize..*r as usize + t.lanes.max(1) as usize],
+            })
+            .collect();
+        let read_str = |p: u64| -> Option<Vec<u8>> {
+            let mut out = Vec::new();
+            let mut q = p;
+            loop {
+                let ptr = self.resolve(q, 1, false).ok()?;
+                // SAFETY: one byte checked.
+                let b = unsafe { *ptr };
+                if b == 0 || out.len() > 1 << 20 {
+                    return Some(out);
+                }
+                out.push(b);
+                q = (q & !OFFSET_MASK) | (q.wrapping_add(1) & OFFSET_MASK);
+            }
+        };
+        match printf::format(fmt.as_bytes(), &args, read_str) {
+            Ok(s) => {
+                if let Some(b) = self.printf.get_mut(self.item) {
+                    b.extend_from_slice(&s);
+                }
+                0
+            }
+            Err(()) => u64::MAX,
+        }
+    }
+}

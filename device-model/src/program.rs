@@ -1,0 +1,780 @@
+//! Program instances: a built program loaded on the emulated device, with its channels, its
+//! autorun kernels, and the launch entry point the runtime calls.
+
+use crate::activity::{Activity, RunGuard};
+use crate::board::Board;
+use crate::counters::{CounterBlock, Counters};
+use crate::exec::code::Code;
+use crate::exec::decode::decode;
+use crate::exec::group::{local_ptr, Plan, Worker};
+use crate::exec::interp::{FifoEnv, Region};
+use crate::exec::values::norm;
+use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, RunError};
+use crate::fifo::{Fifo, PipeFifo};
+use crate::memory::DeviceMemory;
+use fpgacl_kernel_compiler::ir::{
+    make_ptr, AddrSpace, ArgKind, Module, REGION_FIRST_ARG, REGION_PRIVATE,
+};
+use parking_lot::Mutex;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Where `printf` output goes.
+#[derive(Clone, Debug, Default)]
+pub enum PrintfSink {
+    /// The host process's stdout (as on a device).
+    #[default]
+    Stdout,
+    /// Appended to a shared buffer (tests, tools).
+    Capture(Arc<Mutex<Vec<u8>>>),
+}
+
+impl PrintfSink {
+    fn write(&self, b: &[u8]) {
+        match self {
+            PrintfSink::Stdout => {
+                let mut o = std::io::stdout().lock();
+                let _ = o.write_all(b);
+                let _ = o.flush();
+            }
+            PrintfSink::Capture(c) => c.lock().extend_from_slice(b),
+        }
+    }
+}
+
+/// Execution settings of a program instance.
+#[derive(Clone, Debug, Default)]
+pub struct ExecConfig {
+    /// Worker threads for NDRange kernels without channels/pipes; 0 = `FPGACL_THREADS` or
+    /// the number of host cores.
+    pub threads: usize,
+    /// The device's activity registry (shared by all instances of a device for deadlock
+    /// diagnosis); a fresh one when `None`.
+    pub activity: Option<Arc<Activity>>,
+    pub printf: PrintfSink,
+    /// Do not start autorun kernels (tools that only inspect a program).
+    pub no_autorun: bool,
+}
+
+impl ExecConfig {
+    /// The worker count this config resolves to.
+    pub fn resolved_threads(&self) -> usize {
+        if self.threads > 0 {
+            return self.threads;
+        }
+        if let Some(n) = std::env::var("FPGACL_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+        {
+            return n;
+        }
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    }
+}
+
+/// What a kernel argument is bound to at launch.
+#[derive(Clone, Debug)]
+pub enum ArgBinding {
+    /// Scalar, vector or struct bytes as given to `clSetKernelArg`.
+    Value(Vec<u8>),
+    /// A buffer (or sub-buffer: `offset`/`len` within `mem`); `mem: None` is a NULL buffer.
+    Buffer {
+        mem: Option<Arc<DeviceMemory>>,
+        offset: usize,
+        len: usize,
+    },
+    /// A `__local` pointer argument of this many bytes.
+    Local(usize),
+    /// A pipe argument.
+    Pipe(Arc<PipeFifo>),
+}
+
+impl ArgBinding {
+    /// A whole buffer.
+    pub fn buffer(mem: &Arc<DeviceMemory>) -> ArgBinding {
+        ArgBinding::Buffer {
+            mem: Some(mem.clone()),
+            offset: 0,
+            len: mem.len(),
+        }
+    }
+}
+
+/// One kernel launch (`clEnqueueNDRangeKernel` / `clEnqueueTask`).
+#[derive(Clone, Debug)]
+pub struct LaunchSpec {
+    /// Index into `Module::kernels`.
+    pub kernel: u32,
+    pub work_dim: u32,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    /// `None` lets the executor choose (honouring `reqd_work_group_size`).
+    pub local_size: Option<[u64; 3]>,
+    pub args: Vec<ArgBinding>,
+}
+
+impl LaunchSpec {
+    /// A single work-item launch (`clEnqueueTask`).
+    pub fn task(kernel: u32, args: Vec<ArgBinding>) -> LaunchSpec {
+        LaunchSpec {
+            kernel,
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [1, 1, 1],
+            local_size: Some([1, 1, 1]),
+            args,
+        }
+    }
+    /// A 1-D NDRange.
+    pub fn ndrange_1d(kernel: u32, global: u64, local: Option<u64>, args: Vec<ArgBinding>) -> Self {
+        LaunchSpec {
+            kernel,
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [global, 1, 1],
+            local_size: local.map(|l| [l, 1, 1]),
+            args,
+        }
+    }
+}
+
+/// What a completed kernel execution reports.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    pub kernel: String,
+    pub work_dim: u32,
+    pub global_size: [u64; 3],
+    pub local_size: [u64; 3],
+    pub num_groups: [u64; 3],
+    pub work_items: u64,
+    /// Per-site and per-loop counts of this execution.
+    pub counters: Counters,
+    /// Host threads that executed work-groups.
+    pub threads: usize,
+    /// Wall-clock time on the host (not device time).
+    pub host_time: Duration,
+}
+
+/// State of one autorun kernel instance.
+#[derive(Clone, Debug)]
+pub struct AutorunStatus {
+    pub kernel: String,
+    pub kernel_index: u32,
+    pub compute_id: [u32; 3],
+    /// Completed executions (the kernel restarts after each).
+    pub runs: u64,
+    /// Counters accumulated since start (or the last clear).
+    pub counters: Counters,
+    /// The fault that stopped it, if any.
+    pub fault: Option<KernelFault>,
+}
+
+struct AutorunSlot {
+    kernel: u32,
+    cid: [u32; 3],
+    runs: AtomicU64,
+    counters: CounterBlock,
+    fault: Mutex<Option<KernelFault>>,
+}
+
+struct Inner {
+    module: Arc<Module>,
+    code: Vec<Code>,
+    board: Board,
+    threads: usize,
+    printf: PrintfSink,
+    channels: Vec<Arc<Fifo>>,
+    chan_base: Vec<u32>,
+    activity: Arc<Activity>,
+    shutdown: AtomicBool,
+    autorun: Vec<Arc<AutorunSlot>>,
+}
+
+/// A program loaded on the device. Cheap to share (`Send + Sync`); `run` may be called from
+/// several threads at once (kernels on different queues run concurrently). Dropping it (or
+/// [`ProgramInstance::shutdown`]) stops its autorun kernels and ends blocked channel waits.
+pub struct ProgramInstance {
+    inner: Arc<Inner>,
+}
+
+impl ProgramInstance {
+    /// Decodes every kernel, creates the program's channels and starts its autorun kernels.
+    pub fn new(
+        module: Arc<Module>,
+        board: &Board,
+        config: ExecConfig,
+    ) -> Result<ProgramInstance, DecodeError> {
+        let mut code = Vec::with_capacity(module.kernels.len());
+        for f in &module.kernels {
+            code.push(decode(&module, f)?);
+        }
+        let mut channels = Vec::new();
+        let mut chan_base = Vec::new();
+        for c in &module.channels {
+            chan_base.push(channels.len() as u32);
+            let n = c.count();
+            for i in 0..n {
+                let name = if c.dims.is_empty() {
+                    c.name.clone()
+                } else {
+                    // row-major indices
+                    let mut idx = Vec::new();
+                    let mut rem = i;
+                    for d in c.dims.iter().rev() {
+                        idx.push(rem % d.max(&1));
+                        rem /= d.max(&1);
+                    }
+                    idx.reverse();
+                    let s: String = idx.iter().map(|i| format!("[{i}]")).collect();
+                    format!("{}{}", c.name, s)
+                };
+                channels.push(Arc::new(Fifo::new(name, c.elem_size, c.depth)));
+            }
+        }
+        let mut autorun = Vec::new();
+        for (ki, f) in module.kernels.iter().enumerate() {
+            if !f.attrs.autorun {
+                continue;
+            }
+            let cu = f.attrs.num_compute_units;
+            for z in 0..cu[2].max(1) {
+                for y in 0..cu[1].max(1) {
+                    for x in 0..cu[0].max(1) {
+                        autorun.push(Arc::new(AutorunSlot {
+                            kernel: ki as u32,
+                            cid: [x, y, z],
+                            runs: AtomicU64::new(0),
+                            counters: CounterBlock::new(module.sites.len(), f.loops.len()),
+                            fault: Mutex::new(None),
+                        }));
+                    }
+                }
+            }
+        }
+        let inner = Arc::new(Inner {
+            module,
+            code,
+            board: board.clone(),
+            threads: config.resolved_threads(),
+            printf: config.printf.clone(),
+            channels,
+            chan_base,
+            activity: config.activity.clone().unwrap_or_default(),
+            shutdown: AtomicBool::new(false),
+            autorun,
+        });
+        if !config.no_autorun {
+            for slot in &inner.autorun {
+                let inner2 = inner.clone();
+                let slot = slot.clone();
+                let name = format!(
+                    "fpgacl-autorun-{}",
+                    inner.module.kernels[slot.kernel as usize].name
+                );
+                let spawned = std::thread::Builder::new()
+                    .name(name)
+                    .spawn(move || autorun_loop(&inner2, &slot));
+                if let Err(e) = spawned {
+                    eprintln!("fpgacl: cannot start autorun kernel thread: {e}");
+                }
+            }
+        }
+        Ok(ProgramInstance { inner })
+    }
+
+    pub fn module(&self) -> &Arc<Module> {
+        &self.inner.module
+    }
+
+    /// The device activity registry (running / blocked kernels) this instance reports to.
+    pub fn activity(&self) -> &Arc<Activity> {
+        &self.inner.activity
+    }
+
+    /// The program's channels, flattened (declaration order, arrays row-major).
+    pub fn channels(&self) -> &[Arc<Fifo>] {
+        &self.inner.channels
+    }
+
+    /// Worker threads used for parallel NDRange execution.
+    pub fn threads(&self) -> usize {
+        self.inner.threads
+    }
+
+    /// Runs a kernel to completion on the calling thread (plus worker threads for parallel
+    /// NDRange kernels). Blocks while the kernel waits on channels or pipes.
+    pub fn run(&self, spec: &LaunchSpec) -> Result<RunReport, RunError> {
+        if self.inner.shutdown.load(Ordering::Relaxed) {
+            return Err(LaunchError::ShutDown.into());
+        }
+        let f = self
+            .inner
+            .module
+            .kernels
+            .get(spec.kernel as usize)
+            .ok_or(LaunchError::NoSuchKernel(spec.kernel))?;
+        if f.attrs.autorun {
+            return Err(LaunchError::Autorun(f.name.clone()).into());
+        }
+        run_kernel(&self.inner, spec, [0; 3], None)
+    }
+
+    /// Status and live counters of every autorun kernel instance.
+    pub fn autorun_status(&self) -> Vec<AutorunStatus> {
+        self.inner
+            .autorun
+            .iter()
+            .map(|s| AutorunStatus {
+                kernel: self.inner.module.kernels[s.kernel as usize].name.clone(),
+                kernel_index: s.kernel,
+                compute_id: s.cid,
+                runs: s.runs.load(Ordering::Relaxed),
+                counters: s.counters.snapshot(),
+                fault: s.fault.lock().clone(),
+            })
+            .collect()
+    }
+
+    /// Zeroes the counters of every autorun kernel (after a profiler readback).
+    pub fn clear_autorun_counters(&self) {
+        for s in &self.inner.autorun {
+            s.counters.clear();
+        }
+    }
+
+    /// Stops autorun kernels and makes every blocked channel wait of this program return a
+    /// `Shutdown` fault. Idempotent; called on drop.
+    pub fn shutdown(&self) {
+        self.inner.shutdown.store(true, Ordering::Relaxed);
+        for c in &self.inner.channels {
+            c.wake_all();
+        }
+    }
+}
+
+impl Drop for ProgramInstance {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
+    let f = &inner.module.kernels[slot.kernel as usize];
+    let spec = LaunchSpec::task(slot.kernel, Vec::new());
+    let cid = [slot.cid[0] as u64, slot.cid[1] as u64, slot.cid[2] as u64];
+    while !inner.shutdown.load(Ordering::Relaxed) {
+        let before = inner.activity.progress();
+        let t0 = Instant::now();
+        match run_kernel(inner, &spec, cid, Some(&slot.counters)) {
+            Ok(_) => {
+                slot.runs.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(RunError::Fault(k)) if k.kind == FaultKind::Shutdown => break,
+            Err(e) => {
+                let fault = match e {
+                    RunError::Fault(k) => k,
+                    RunError::Launch(l) => KernelFault {
+                        kernel: f.name.clone(),
+                        kind: FaultKind::Unreachable,
+                        pos: None,
+                        target: Some(l.to_string()),
+                        work_item: cid,
+                    },
+                };
+                eprintln!("fpgacl: autorun kernel stopped: {fault}");
+                *slot.fault.lock() = Some(fault);
+                break;
+            }
+        }
+        // A kernel that finished quickly without touching a channel would spin; pace it.
+        if inner.activity.progress() == before + 2 && t0.elapsed() < Duration::from_millis(1) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// Validates sizes and picks the local size.
+fn plan_sizes(
+    inner: &Inner,
+    spec: &LaunchSpec,
+) -> Result<([u64; 3], [u64; 3], [u64; 3], [u64; 3]), LaunchError> {
+    let f = &inner.module.kernels[spec.kernel as usize];
+    let dim = spec.work_dim;
+    if !(1..=3).contains(&dim) {
+        return Err(LaunchError::WorkDim(dim));
+    }
+    let mut g = [1u64; 3];
+    let mut off = [0u64; 3];
+    for d in 0..dim as usize {
+        if spec.global_size[d] == 0 {
+            return Err(LaunchError::GlobalSize(format!("dimension {d} is 0")));
+        }
+        g[d] = spec.global_size[d];
+        off[d] = spec.global_offset[d];
+        if g[d].checked_add(off[d]).is_none() {
+            return Err(LaunchError::GlobalSize("offset + size overflows".into()));
+        }
+    }
+    if g[0]
+        .checked_mul(g[1])
+        .and_then(|x| x.checked_mul(g[2]))
+        .is_none()
+    {
+        return Err(LaunchError::GlobalSize("too many work-items".into()));
+    }
+    let max_wg = inner.board.max_work_group_size.min(
+        f.attrs
+            .max_work_group_size
+            .map(|m| m as u64)
+            .unwrap_or(u64::MAX),
+    );
+    let reqd = f.attrs.reqd_work_group_size.map(|r| r.map(|x| x as u64));
+    let l = match spec.local_size {
+        Some(ls) => {
+            let mut l = [1u64; 3];
+            for d in 0..dim as usize {
+                if ls[d] == 0 || g[d] % ls[d] != 0 {
+                    return Err(LaunchError::WorkGroupSize(format!(
+                        "local size {} does not divide global size {} in dimension {d}",
+                        ls[d], g[d]
+                    )));
+                }
+                l[d] = ls[d];
+            }
+            if let Some(r) = reqd {
+                if r != l {
+                    return Err(LaunchError::WorkGroupSize(format!(
+                        "local size {l:?} differs from reqd_work_group_size {r:?}"
+                    )));
+                }
+            }
+            l
+        }
+        None => match reqd {
+            Some(r) => {
+                for d in 0..3 {
+                    if g[d] % r[d].max(1) != 0 {
+                        return Err(LaunchError::WorkGroupSize(format!(
+                            "reqd_work_group_size {r:?} does not divide the global size"
+                        )));
+                    }
+                }
+                r.map(|x| x.max(1))
+            }
+            None => {
+                let mut budget = max_wg.min(256);
+                let mut l = [1u64; 3];
+                for d in 0..dim as usize {
+                    let mut best = 1;
+                    let mut c = budget.min(g[d]);
+                    while c > 1 {
+                        if g[d] % c == 0 {
+                            best = c;
+                            break;
+                        }
+                        c -= 1;
+                    }
+                    l[d] = best;
+                    budget /= best;
+                }
+                l
+            }
+        },
+    };
+    let items = l[0] * l[1] * l[2];
+    if items > max_wg {
+        return Err(LaunchError::WorkGroupSize(format!(
+            "{items} work-items per group exceed the maximum of {max_wg}"
+        )));
+    }
+    let ng = [g[0] / l[0], g[1] / l[1], g[2] / l[2]];
+    Ok((g, l, ng, off))
+}
+
+fn decode_value(k: fpgacl_kernel_compiler::ir::Scalar, b: &[u8]) -> u64 {
+    let mut v = [0u8; 8];
+    let n = b.len().min(8);
+    v[..n].copy_from_slice(&b[..n]);
+    norm(k, u64::from_le_bytes(v))
+}
+
+/// Executes a kernel: validation, argument binding, scheduling, counter merge.
+fn run_kernel(
+    inner: &Inner,
+    spec: &LaunchSpec,
+    cid: [u64; 3],
+    autorun_counters: Option<&CounterBlock>,
+) -> Result<RunReport, RunError> {
+    let t0 = Instant::now();
+    let module = &*inner.module;
+    let f = &module.kernels[spec.kernel as usize];
+    let code = &inner.code[spec.kernel as usize];
+    let (g, l, ng, off) = plan_sizes(inner, spec)?;
+    if spec.args.len() != f.args.len() {
+        return Err(LaunchError::Arg {
+            index: spec.args.len().min(f.args.len()) as u32,
+            message: format!(
+                "kernel '{}' takes {} arguments, {} given",
+                f.name,
+                f.args.len(),
+                spec.args.len()
+            ),
+        }
+        .into());
+    }
+    let mut regs = vec![0u64; f.num_slots as usize];
+    let fw = (f.frame_size as usize).div_ceil(8);
+    let mut frame = vec![0u64; fw];
+    let mut regions = vec![Region::EMPTY; REGION_FIRST_ARG as usize + f.args.len()];
+    regions[3] = Region {
+        base: module.constant_data.as_ptr() as *mut u8,
+        len: module.constant_data.len() as u64,
+        writable: false,
+    };
+    let mut local_bytes = (f.local_size as u64).next_multiple_of(16);
+    let mut local_args = Vec::new();
+    let mut pipes: Vec<Option<Arc<Fifo>>> = vec![None; f.args.len()];
+    for (i, (a, b)) in f.args.iter().zip(&spec.args).enumerate() {
+        let bad = |m: String| {
+            RunError::Launch(LaunchError::Arg {
+                index: i as u32,
+                message: m,
+            })
+        };
+        let r = a.reg.0 as usize;
+        match (&a.kind, b) {
+            (ArgKind::Value { ty }, ArgBinding::Value(bytes)) => {
+                let es = ty.scalar.size() as usize;
+                let n = ty.lanes.max(1) as usize;
+                if bytes.len() < es * n {
+                    return Err(bad(format!(
+                        "'{}' needs {} bytes, {} given",
+                        a.name,
+                        es * n,
+                        bytes.len()
+                    )));
+                }
+                for lane in 0..n {
+                    if let Some(s) = regs.get_mut(r + lane) {
+                        *s = decode_value(ty.scalar, &bytes[lane * es..(lane + 1) * es]);
+                    }
+                }
+            }
+            (
+                ArgKind::ByValue {
+                    size, frame_offset, ..
+                },
+                ArgBinding::Value(bytes),
+            ) => {
+                let (size, fo) = (*size as usize, *frame_offset as usize);
+                if bytes.len() < size {
+                    return Err(bad(format!("'{}' needs {size} bytes", a.name)));
+                }
+                if fo + size > fw * 8 {
+                    return Err(bad("struct argument outside the private frame".into()));
+                }
+                let mut fb: Vec<u8> = frame.iter().flat_map(|w| w.to_le_bytes()).collect();
+                fb[fo..fo + size].copy_from_slice(&bytes[..size]);
+                for (w, c) in frame.iter_mut().zip(fb.chunks(8)) {
+                    *w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                }
+                if let Some(s) = regs.get_mut(r) {
+                    *s = make_ptr(REGION_PRIVATE, fo as u64);
+                }
+            }
+            (ArgKind::Buffer { space, .. }, ArgBinding::Buffer { mem, offset, len }) => {
+                let region = match mem {
+                    None => Region::EMPTY,
+                    Some(m) => {
+                        if offset.checked_add(*len).is_none_or(|e| e > m.len()) {
+                            return Err(bad(format!(
+                                "sub-buffer {offset}+{len} outside a buffer of {}",
+                                m.len()
+                            )));
+                        }
+                        Region {
+                            // SAFETY: offset <= len of the allocation (checked above).
+                            base: unsafe { m.as_ptr().add(*offset) },
+                            len: *len as u64,
+                            writable: *space != AddrSpace::Constant,
+                        }
+                    }
+                };
+                regions[REGION_FIRST_ARG as usize + i] = region;
+                if let Some(s) = regs.get_mut(r) {
+                    *s = make_ptr(REGION_FIRST_ARG + i as u64, 0);
+                }
+            }
+            (ArgKind::LocalPtr { .. }, ArgBinding::Local(size)) => {
+                if *size == 0 {
+                    return Err(bad(format!("local argument '{}' has size 0", a.name)));
+                }
+                let o = local_bytes;
+                local_args.push((i as u32, o, *size as u64));
+                local_bytes = (o + *size as u64).next_multiple_of(16);
+                if let Some(s) = regs.get_mut(r) {
+                    *s = local_ptr(o);
+                }
+            }
+            (ArgKind::Pipe { packet_size, .. }, ArgBinding::Pipe(p)) => {
+                if p.elem_size() != *packet_size {
+                    return Err(bad(format!(
+                        "pipe packet size {} differs from the argument's {}",
+                        p.elem_size(),
+                        packet_size
+                    )));
+                }
+                pipes[i] = Some(p.clone());
+                if let Some(s) = regs.get_mut(r) {
+                    *s = i as u64;
+                }
+            }
+            (k, b) => {
+                return Err(bad(format!(
+                    "'{}' is {:?} but was bound to {}",
+                    a.name,
+                    k,
+                    match b {
+                        ArgBinding::Value(_) => "a value",
+                        ArgBinding::Buffer { .. } => "a buffer",
+                        ArgBinding::Local(_) => "a local size",
+                        ArgBinding::Pipe(_) => "a pipe",
+                    }
+                )))
+            }
+        }
+    }
+    if local_bytes > inner.board.local_mem_bytes {
+        return Err(LaunchError::LocalMemory {
+            needed: local_bytes,
+            limit: inner.board.local_mem_bytes,
+        }
+        .into());
+    }
+    let sequential = code.uses_fifos;
+    let plan = Plan {
+        module,
+        func: f,
+        code,
+        dim: spec.work_dim,
+        gsize: g,
+        lsize: l,
+        ngroups: ng,
+        offset: off,
+        cid,
+        reg_template: regs,
+        frame_template: frame,
+        local_bytes: local_bytes as usize,
+        regions,
+        local_args,
+        printf_immediate: sequential,
+    };
+    let guard: RunGuard = inner.activity.register(
+        &f.name,
+        f.attrs.autorun,
+        [cid[0] as u32, cid[1] as u32, cid[2] as u32],
+    );
+    let total = plan.total_groups();
+    let nsites = module.sites.len();
+    let nloops = f.loops.len();
+    let sink = |b: &[u8]| inner.printf.write(b);
+    let own_counters;
+    let counters: &CounterBlock = match autorun_counters {
+        Some(c) => c,
+        None => {
+            own_counters = CounterBlock::new(nsites, nloops);
+            &own_counters
+        }
+    };
+    let threads = if sequential {
+        1
+    } else {
+        (inner.threads as u64).min(total).max(1) as usize
+    };
+    let fifo_env = || FifoEnv {
+        channels: &inner.channels,
+        chan_base: &inner.chan_base,
+        pipes: &pipes,
+        run: guard.state(),
+        activity: &inner.activity,
+        shutdown: &inner.shutdown,
+    };
+    let result: Result<(), KernelFault> = if threads == 1 {
+        let mut w = Worker::new(&plan, counters, Some(fifo_env()), &sink);
+        let mut r = Ok(());
+        for gi in 0..total {
+            if let Err(e) = w.run_group(gi) {
+                r = Err(e);
+                break;
+            }
+        }
+        for (_, b) in w.printf_out.drain(..) {
+            sink(&b);
+        }
+        r
+    } else {
+        let next = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        let first_fault: Mutex<Option<(u64, KernelFault)>> = Mutex::new(None);
+        let outputs: Mutex<Vec<(u64, Vec<u8>)>> = Mutex::new(Vec::new());
+        let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    let local = CounterBlock::new(nsites, nloops);
+                    let mut w = Worker::new(&plan, &local, Some(fifo_env()), &sink);
+                    'outer: while !stop.load(Ordering::Relaxed) {
+                        let start = next.fetch_add(chunk, Ordering::Relaxed);
+                        if start >= total {
+                            break;
+                        }
+                        for gi in start..(start + chunk).min(total) {
+                            if let Err(e) = w.run_group(gi) {
+                                let mut ff = first_fault.lock();
+                                if ff.as_ref().is_none_or(|(g0, _)| gi < *g0) {
+                                    *ff = Some((gi, e));
+                                }
+                                stop.store(true, Ordering::Relaxed);
+                                break 'outer;
+                            }
+                        }
+                    }
+                    let outs = std::mem::take(&mut w.printf_out);
+                    drop(w);
+                    outputs.lock().extend(outs);
+                    // Merge counters; the order of merges does not change the sums.
+                    static MERGE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+                    let _m = MERGE.lock();
+                    counters.merge_from(&local);
+                });
+            }
+        });
+        let mut outs = outputs.into_inner();
+        outs.sort_by_key(|(g, _)| *g);
+        for (_, b) in outs {
+            sink(&b);
+        }
+        match first_fault.into_inner() {
+            Some((_, f)) => Err(f),
+            None => Ok(()),
+        }
+    };
+    drop(guard);
+    result.map_err(RunError::Fault)?;
+    Ok(RunReport {
+        kernel: f.name.clone(),
+        work_dim: spec.work_dim,
+        global_size: g,
+        local_size: l,
+        num_groups: ng,
+        work_items: g[0] * g[1] * g[2],
+        counters: counters.snapshot(),
+        threads,
+        host_time: t0.elapsed(),
+    })
+}
