@@ -4,6 +4,7 @@
 //! lowering -> [`ir::Module`]. Every stage reports [`diag::Diagnostic`]s with file:line:column.
 //! The entry point for the runtime and the CLI is [`build()`].
 
+pub mod aocx;
 pub mod diag;
 pub mod ir;
 pub mod lexer;
