@@ -5,7 +5,9 @@ use super::code::Code;
 use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap};
 use crate::counters::CounterBlock;
 use crate::fault::{FaultKind, KernelFault, MemRegion};
-use fpgacl_kernel_compiler::ir::{make_ptr, Function, Module, REGION_LOCAL, REGION_PRIVATE};
+use fpgacl_kernel_compiler::ir::{
+    make_ptr, AddrSpace, Function, Module, REGION_LOCAL, REGION_PRIVATE,
+};
 
 /// Everything about one launch that all workers share (read-only).
 pub struct Plan<'a> {
@@ -142,8 +144,20 @@ impl<'a> Worker<'a> {
             .get(t.site as usize)
             .map(|s| s.target.clone())
             .filter(|s| !s.is_empty());
+        let var_at = |space: AddrSpace, off: i64| -> Option<String> {
+            plan.func
+                .mem_vars
+                .iter()
+                .find(|v| {
+                    v.space == Some(space)
+                        && off >= v.offset as i64
+                        && off < v.offset as i64 + v.size.max(1) as i64
+                })
+                .map(|v| v.name.clone())
+        };
         let region_target = |r: &MemRegion, off: i64| -> Option<String> {
             match r {
+                MemRegion::Private => var_at(AddrSpace::Private, off),
                 MemRegion::Arg { index } => {
                     plan.func.args.get(*index as usize).map(|a| a.name.clone())
                 }
@@ -153,7 +167,7 @@ impl<'a> Worker<'a> {
                     .find(|(_, o, s)| off >= *o as i64 && off < (*o + *s) as i64)
                     .and_then(|(i, _, _)| plan.func.args.get(*i as usize))
                     .map(|a| a.name.clone())
-                    .or(Some("__local variables".into())),
+                    .or_else(|| var_at(AddrSpace::Local, off)),
                 _ => None,
             }
         };
