@@ -88,10 +88,13 @@ fn build_library() -> Result<PathBuf, String> {
         .output()
         .map_err(|e| format!("cannot run `{cargo} build -p fpgacl-icd`: {e}"))?;
     if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
         return Err(format!(
-            "`cargo build -p fpgacl-icd --profile {profile}` failed ({}):\n{}",
+            "`cargo build -p fpgacl-icd --profile {profile}` failed ({}).\n\
+             First errors:\n{}\n\nLast lines:\n{}",
             output.status,
-            tail(&String::from_utf8_lossy(&output.stderr), 60)
+            first_errors(&stderr, 20),
+            tail(&stderr, 40)
         ));
     }
     let lib = profile_dir.join("libfpgacl.so");
@@ -102,6 +105,28 @@ fn build_library() -> Result<PathBuf, String> {
         ));
     }
     Ok(profile_dir.canonicalize().unwrap_or(profile_dir))
+}
+
+/// The first `n` compiler error headlines (`error...` lines) with the
+/// location line that follows each.
+pub(crate) fn first_errors(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("error") {
+            out.push(*line);
+            if let Some(next) = lines
+                .get(i + 1)
+                .filter(|l| l.trim_start().starts_with("-->"))
+            {
+                out.push(next);
+            }
+            if out.len() >= 2 * n {
+                break;
+            }
+        }
+    }
+    out.join("\n")
 }
 
 /// The last `n` lines of `text`.
@@ -131,6 +156,15 @@ mod tests {
         let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml"))
             .expect("read workspace Cargo.toml");
         assert!(manifest.contains("[workspace]"));
+    }
+
+    #[test]
+    fn first_errors_picks_error_headlines_and_locations() {
+        let text = "warning: x\nerror[E0277]: bad\n  --> a.rs:1:2\nnote\nerror: could not compile";
+        assert_eq!(
+            first_errors(text, 5),
+            "error[E0277]: bad\n  --> a.rs:1:2\nerror: could not compile"
+        );
     }
 
     #[test]
