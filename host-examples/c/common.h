@@ -399,6 +399,114 @@ static inline int skip_check(const char *id)
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Programs (kernel examples)                                           */
+/* ------------------------------------------------------------------ */
+
+#ifndef FPGACL_KERNELS_DIR
+#define FPGACL_KERNELS_DIR "kernels"
+#endif
+
+/** Whole file into a NUL-terminated heap buffer (fails on error). */
+static inline char *read_file(const char *path, size_t *len_out)
+{
+    FILE *f = fopen(path, "rb");
+    EXPECT(f != NULL, "cannot open %s", path);
+    EXPECT(fseek(f, 0, SEEK_END) == 0, "cannot seek %s", path);
+    long len = ftell(f);
+    EXPECT(len >= 0, "cannot size %s", path);
+    rewind(f);
+    char *buf = malloc((size_t)len + 1);
+    EXPECT(buf != NULL, "out of memory");
+    EXPECT(fread(buf, 1, (size_t)len, f) == (size_t)len, "cannot read %s", path);
+    buf[len] = '\0';
+    fclose(f);
+    if (len_out)
+        *len_out = (size_t)len;
+    return buf;
+}
+
+/**
+ * Kernel file to load: argv[1] when given (a .cl source or an .aocx binary),
+ * else `<FPGACL_KERNELS_DIR>/<default_name>`.
+ */
+static inline const char *kernel_path(int argc, char **argv, const char *default_name)
+{
+    static char path[4096];
+    if (argc > 1 && argv[1][0])
+        return argv[1];
+    snprintf(path, sizeof path, "%s/%s", FPGACL_KERNELS_DIR, default_name);
+    return path;
+}
+
+/**
+ * Create and build a program from `path`: an `.aocx` file through
+ * clCreateProgramWithBinary (as FPGA hosts do), anything else as OpenCL C
+ * source. Prints the build log and fails on error.
+ */
+static inline cl_program build_program(cl_context ctx, cl_device_id dev, const char *path,
+                                       const char *options)
+{
+    cl_int err = CL_SUCCESS;
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    cl_program prog;
+    size_t plen = strlen(path);
+    STEP("create program");
+    if (plen > 5 && strcmp(path + plen - 5, ".aocx") == 0) {
+        const unsigned char *bin = (const unsigned char *)text;
+        cl_int bin_status = CL_SUCCESS;
+        prog = clCreateProgramWithBinary(ctx, 1, &dev, &len, &bin, &bin_status, &err);
+        CHECK_ERR(err, "clCreateProgramWithBinary");
+        CHECK_ERR(bin_status, "binary status");
+    } else {
+        const char *src = text;
+        prog = clCreateProgramWithSource(ctx, 1, &src, &len, &err);
+        CHECK_ERR(err, "clCreateProgramWithSource");
+    }
+    free(text);
+    STEP("build program");
+    err = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        size_t log_len = 0;
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_len);
+        char *log = calloc(1, log_len + 1);
+        if (log)
+            clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, log_len, log, NULL);
+        printf("build log of %s:\n%s\n", path, log ? log : "(none)");
+        free(log);
+        FAILF("clBuildProgram(%s) returned %s", path, cl_err_name(err));
+    }
+    return prog;
+}
+
+/** Create a kernel by name (fails on error). */
+static inline cl_kernel create_kernel(cl_program prog, const char *name)
+{
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    if (err != CL_SUCCESS || !k)
+        FAILF("clCreateKernel(%s) returned %s", name, cl_err_name(err));
+    return k;
+}
+
+/** Create a buffer (fails on error). */
+static inline cl_mem create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(ctx, flags, size, host, &err);
+    if (err != CL_SUCCESS || !m)
+        FAILF("clCreateBuffer(size %zu) returned %s", size, cl_err_name(err));
+    return m;
+}
+
+/** Number from an environment variable, or `fallback`. */
+static inline unsigned long env_number(const char *name, unsigned long fallback)
+{
+    const char *v = getenv(name);
+    return (v && *v) ? strtoul(v, NULL, 0) : fallback;
+}
+
 /** Print the final success line and return 0 (use as `return pass(...)`). */
 static inline int pass(const char *program)
 {
