@@ -8,12 +8,13 @@
 //!
 //! Layout: [`engine`] (file stack, directives, conditionals, includes, pragmas), [`macros`]
 //! (definitions and expansion), [`expr`] (`#if` expressions), [`predefined`] (built-in macros),
-//! [`resolve`] (include resolvers).
+//! [`resolve`] (include resolvers), [`render`] (tokens back to text).
 
 mod engine;
 mod expr;
 mod macros;
 mod predefined;
+mod render;
 mod resolve;
 
 use crate::diag::Diagnostics;
@@ -22,6 +23,7 @@ use crate::token::Token;
 use std::path::PathBuf;
 
 pub use predefined::predefined_macros;
+pub use render::{render_tokens, token_text};
 pub use resolve::{FsResolver, IncludeResolver, MapResolver};
 
 /// What the build options tell the preprocessor.

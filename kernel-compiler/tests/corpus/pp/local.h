@@ -1,0 +1,2 @@
+#pragma once
+local_h __FILE__ __LINE__

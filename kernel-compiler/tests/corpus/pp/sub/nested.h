@@ -1,0 +1,2 @@
+nested_h __FILE__
+#include "sibling.h"

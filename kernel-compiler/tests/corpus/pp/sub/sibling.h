@@ -1,0 +1,1 @@
+sibling_h __FILE__ __LINE__
