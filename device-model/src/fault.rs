@@ -226,7 +226,7 @@ pub enum RunError {
     Launch(#[from] LaunchError),
     /// Stopped by a fault while running.
     #[error("{0}")]
-    Fault(KernelFault),
+    Fault(Box<KernelFault>),
 }
 
 /// The IR could not be prepared for execution (a compiler bug, reported at program load).

@@ -108,7 +108,7 @@ impl DeviceMemory {
     /// Fills `n` bytes at `offset` with repetitions of `pattern`.
     pub fn fill(&self, offset: usize, n: usize, pattern: &[u8]) -> Option<()> {
         self.check(offset, n)?;
-        if pattern.is_empty() || n % pattern.len() != 0 {
+        if pattern.is_empty() || !n.is_multiple_of(pattern.len()) {
             return None;
         }
         for i in (0..n).step_by(pattern.len()) {

@@ -378,16 +378,16 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
             Err(e) => {
                 let fault = match e {
                     RunError::Fault(k) => k,
-                    RunError::Launch(l) => KernelFault {
+                    RunError::Launch(l) => Box::new(KernelFault {
                         kernel: f.name.clone(),
                         kind: FaultKind::Unreachable,
                         pos: None,
                         target: Some(l.to_string()),
                         work_item: cid,
-                    },
+                    }),
                 };
                 eprintln!("fpgacl: autorun kernel stopped: {fault}");
-                *slot.fault.lock() = Some(fault);
+                *slot.fault.lock() = Some(*fault);
                 break;
             }
         }
@@ -399,10 +399,10 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
 }
 
 /// Validates sizes and picks the local size.
-fn plan_sizes(
-    inner: &Inner,
-    spec: &LaunchSpec,
-) -> Result<([u64; 3], [u64; 3], [u64; 3], [u64; 3]), LaunchError> {
+/// Global size, local size, number of groups and global offset of a launch.
+type Sizes = ([u64; 3], [u64; 3], [u64; 3], [u64; 3]);
+
+fn plan_sizes(inner: &Inner, spec: &LaunchSpec) -> Result<Sizes, LaunchError> {
     let f = &inner.module.kernels[spec.kernel as usize];
     let dim = spec.work_dim;
     if !(1..=3).contains(&dim) {
@@ -704,7 +704,7 @@ fn run_kernel(
         activity: &inner.activity,
         shutdown: &inner.shutdown,
     };
-    let result: Result<(), KernelFault> = if threads == 1 {
+    let result: Result<(), Box<KernelFault>> = if threads == 1 {
         let mut w = Worker::new(&plan, counters, Some(fifo_env()), &sink);
         let mut r = Ok(());
         for gi in 0..total {
@@ -720,7 +720,7 @@ fn run_kernel(
     } else {
         let next = AtomicU64::new(0);
         let stop = AtomicBool::new(false);
-        let first_fault: Mutex<Option<(u64, KernelFault)>> = Mutex::new(None);
+        let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
         let outputs: Mutex<Vec<(u64, Vec<u8>)>> = Mutex::new(Vec::new());
         let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
         std::thread::scope(|s| {

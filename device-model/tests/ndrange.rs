@@ -321,7 +321,7 @@ fn barrier_divergence_is_reported() {
 
 fn fault_of(r: Result<RunReport, RunError>) -> KernelFault {
     match r {
-        Err(RunError::Fault(f)) => f,
+        Err(RunError::Fault(f)) => *f,
         other => panic!("expected a fault, got {other:?}"),
     }
 }

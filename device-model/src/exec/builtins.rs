@@ -277,7 +277,7 @@ pub fn lane(f: BuiltinFn, k: Scalar, dk: Scalar, vec: bool, a: u64, b: u64, c: u
             IsGreaterEqual => truth(vec, dk, x >= y),
             IsLess => truth(vec, dk, x < y),
             IsLessEqual => truth(vec, dk, x <= y),
-            IsLessGreater => truth(vec, dk, x < y || x > y),
+            IsLessGreater => truth(vec, dk, (x < y) | (x > y)),
             IsFinite => truth(vec, dk, x.is_finite()),
             IsInf => truth(vec, dk, x.is_infinite()),
             IsNan => truth(vec, dk, x.is_nan()),

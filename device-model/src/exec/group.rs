@@ -135,7 +135,7 @@ impl<'a> Worker<'a> {
         self.m.item = lin as usize;
     }
 
-    fn fault(&self, t: Trap) -> KernelFault {
+    fn fault(&self, t: Trap) -> Box<KernelFault> {
         let plan = self.plan;
         let loc = plan.code.locs.get(t.pc as usize).copied();
         let site_target = plan
@@ -180,7 +180,7 @@ impl<'a> Worker<'a> {
             _ => site_target,
         };
         let ids = &self.m.ids;
-        KernelFault {
+        Box::new(KernelFault {
             kernel: plan.func.name.clone(),
             kind: t.kind,
             pos: loc.map(|l| pos_of(plan.module, l)),
@@ -190,11 +190,11 @@ impl<'a> Worker<'a> {
             } else {
                 ids.gid
             },
-        }
+        })
     }
 
     /// Runs group `g` (linear index) to completion.
-    pub fn run_group(&mut self, g: u64) -> Result<(), KernelFault> {
+    pub fn run_group(&mut self, g: u64) -> Result<(), Box<KernelFault>> {
         let plan = self.plan;
         self.m.ids.grp = plan.group_coords(g);
         self.m.last.fill(u64::MAX);
@@ -232,7 +232,7 @@ impl<'a> Worker<'a> {
         };
     }
 
-    fn run_plain(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), KernelFault> {
+    fn run_plain(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), Box<KernelFault>> {
         self.set_frame(0);
         for lin in 0..l {
             self.item_ids(lin);
@@ -255,7 +255,7 @@ impl<'a> Worker<'a> {
         Ok(())
     }
 
-    fn run_sync(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), KernelFault> {
+    fn run_sync(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), Box<KernelFault>> {
         for i in 0..l {
             self.regs[i * ns..(i + 1) * ns].copy_from_slice(&self.plan.reg_template);
             if fw > 0 {

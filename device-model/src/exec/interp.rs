@@ -696,7 +696,7 @@ impl Machine<'_> {
         let addr = regs[c.addr as usize];
         let size = c.k.size() as u64;
         let ptr = self.resolve(addr, size, true)?;
-        if (ptr as usize) % size as usize != 0 {
+        if !(ptr as usize).is_multiple_of(size as usize) {
             return Err(FaultKind::MisalignedAtomic {
                 region: region_of(addr >> REGION_SHIFT),
                 offset: signed_offset(addr),
@@ -707,10 +707,9 @@ impl Machine<'_> {
         let signed = c.k.is_signed();
         let old = if size == 4 {
             // SAFETY: in bounds and 4-byte aligned; device memory is shared plain bytes.
-            let old32: u32;
             let at = unsafe { &*(ptr as *const AtomicU32) };
             let av = a as u32;
-            old32 = if c.k.is_float() && !matches!(c.op, AtomicOp::Xchg | AtomicOp::CmpXchg) {
+            let old32 = if c.k.is_float() && !matches!(c.op, AtomicOp::Xchg | AtomicOp::CmpXchg) {
                 let f = |x: u32| -> Option<u32> {
                     let (x, y) = (f32::from_bits(x), f32::from_bits(av));
                     Some(
@@ -955,7 +954,7 @@ impl Machine<'_> {
                 }
                 0
             }
-            Err(()) => u64::MAX,
+            Err(_) => u64::MAX,
         }
     }
 }

@@ -9,6 +9,10 @@
 use super::values::{float_val, int_val};
 use fpgacl_kernel_compiler::ir::{Scalar, ValTy};
 
+/// A malformed format string or a missing argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatError;
+
 /// One printf argument: its type and its slots.
 pub struct Arg<'a> {
     pub ty: ValTy,
@@ -31,7 +35,7 @@ pub fn format(
     fmt: &[u8],
     args: &[Arg<'_>],
     read_str: impl Fn(u64) -> Option<Vec<u8>>,
-) -> Result<Vec<u8>, ()> {
+) -> Result<Vec<u8>, FormatError> {
     let mut out = Vec::with_capacity(fmt.len() + 16);
     let mut i = 0;
     let mut next_arg = 0;
@@ -85,7 +89,7 @@ pub fn format(
                 i += 1;
             }
             if !matches!(n, 2 | 3 | 4 | 8 | 16) {
-                return Err(());
+                return Err(FormatError);
             }
             vec_n = n;
         }
@@ -98,7 +102,7 @@ pub fn format(
             }
             (Some(b'h'), Some(b'l')) => {
                 if vec_n == 0 {
-                    return Err(());
+                    return Err(FormatError);
                 }
                 len_bits = 32;
                 i += 2;
@@ -115,15 +119,15 @@ pub fn format(
         }
         if vec_n > 0 && len_bits == 0 {
             // OpenCL requires a length modifier with a vector specifier.
-            return Err(());
+            return Err(FormatError);
         }
-        let conv = *fmt.get(i).ok_or(())?;
+        let conv = *fmt.get(i).ok_or(FormatError)?;
         i += 1;
-        let arg = args.get(next_arg).ok_or(())?;
+        let arg = args.get(next_arg).ok_or(FormatError)?;
         next_arg += 1;
         let count = if vec_n > 0 { vec_n } else { 1 };
         if arg.lanes.len() < count {
-            return Err(());
+            return Err(FormatError);
         }
         for e in 0..count {
             if e > 0 {
@@ -169,7 +173,7 @@ pub fn format(
                 }
                 b'c' => vec![v as u8],
                 b's' => {
-                    let mut st = read_str(v).ok_or(())?;
+                    let mut st = read_str(v).ok_or(FormatError)?;
                     if let Some(p) = s.prec {
                         st.truncate(p);
                     }
@@ -186,7 +190,7 @@ pub fn format(
                     };
                     fmt_float(x, conv, &s)
                 }
-                _ => return Err(()),
+                _ => return Err(FormatError),
             };
             pad(&mut out, field, &s, matches!(conv, b'c' | b's' | b'p'));
         }
@@ -489,8 +493,8 @@ mod tests {
             "1.500000 0.12 1.234568e+04 0.0001 1e+20"
         );
         assert_eq!(
-            run("%8.3f|%-8.1e|%G", &[f64v(-3.14159), f64v(2.5), f64v(1e-10)]),
-            "  -3.142|2.5e+00 |1E-10"
+            run("%8.3f|%-8.1e|%G", &[f64v(-3.14259), f64v(2.5), f64v(1e-10)]),
+            "  -3.143|2.5e+00 |1E-10"
         );
         assert_eq!(
             run("%a %a %.1a", &[f64v(1.0), f64v(-0.5), f64v(1.96875)]),
@@ -520,7 +524,7 @@ mod tests {
                 .collect(),
         );
         assert_eq!(
-            run("%v4hlf", &[v4.clone()]),
+            run("%v4hlf", std::slice::from_ref(&v4)),
             "1.000000,2.000000,3.500000,-1.000000"
         );
         let v2 = (ValTy::vector(Scalar::I16, 2), vec![1u64, (-2i64) as u64]);
