@@ -439,6 +439,17 @@ static inline const char *kernel_path(int argc, char **argv, const char *default
     return path;
 }
 
+/** Like kernel_path, for the `index`-th (1-based) program argument. */
+static inline const char *kernel_path_n(int argc, char **argv, int index, const char *default_name)
+{
+    static char paths[4][4096];
+    if (argc > index && argv[index][0])
+        return argv[index];
+    char *path = paths[index & 3];
+    snprintf(path, sizeof paths[0], "%s/%s", FPGACL_KERNELS_DIR, default_name);
+    return path;
+}
+
 /**
  * Create and build a program from `path`: an `.aocx` file through
  * clCreateProgramWithBinary (as FPGA hosts do), anything else as OpenCL C

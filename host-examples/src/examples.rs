@@ -79,6 +79,61 @@ pub const EXAMPLES: &[Example] = &[
         needs_kernels: false,
         description: "8 host threads creating, enqueuing and releasing at once; data checked",
     },
+    Example {
+        name: "vector_add",
+        source: "vector_add.c",
+        kernels: &["vector_add.cl"],
+        needs_kernels: true,
+        description: "NDRange vector addition of VECTOR_N (default 2^20) floats, timed by events",
+    },
+    Example {
+        name: "accumulators",
+        source: "accumulators.c",
+        kernels: &["accumulators.cl"],
+        needs_kernels: true,
+        description: "the guide's accumulators: single work-item (task and NDRange (1,1,1)), \
+                      NDRange, nested loops, float running sum",
+    },
+    Example {
+        name: "local_reduction",
+        source: "local_reduction.c",
+        kernels: &["local_reduction.cl"],
+        needs_kernels: true,
+        description: "barrier + local-memory tree reductions (__local argument and array, \
+                      reqd_work_group_size)",
+    },
+    Example {
+        name: "channel_producer_consumer",
+        source: "channel_producer_consumer.c",
+        kernels: &["channels.cl"],
+        needs_kernels: true,
+        description: "producer/consumer through channels, consumer enqueued first on its own \
+                      queue; depth 0 and buffered, non-blocking reads, *_altera names",
+    },
+    Example {
+        name: "pipe_producer_consumer",
+        source: "pipe_producer_consumer.c",
+        kernels: &["pipes.cl"],
+        needs_kernels: true,
+        description: "producer/consumer through clCreatePipe pipes with blocking accesses, \
+                      consumer enqueued first on its own queue",
+    },
+    Example {
+        name: "feed_forward",
+        source: "feed_forward.c",
+        kernels: &["feed_forward_baseline.cl", "feed_forward_split.cl"],
+        needs_kernels: true,
+        description: "the paper's feed-forward split: baseline vs memory + compute kernels \
+                      through channels, with data-dependent loops",
+    },
+    Example {
+        name: "autorun",
+        source: "autorun.c",
+        kernels: &["autorun.cl"],
+        needs_kernels: true,
+        description: "an autorun kernel over two compute units fed and drained by enqueued \
+                      kernels, twice; the process exits after release",
+    },
 ];
 
 /// The example with this name, if any.

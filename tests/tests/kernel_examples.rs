@@ -1,0 +1,46 @@
+//! Issue 4: the kernel host examples pass on fpgacl through the ICD loader
+//! (and, for a few, also linked directly). Multi-kernel designs that talk
+//! through channels and pipes need kernels on different queues to run
+//! concurrently, so these fail on an implementation that serialises them.
+
+use fpgacl_tests::assert_example_passes;
+
+macro_rules! through_icd {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                assert_example_passes(stringify!($name), "icd");
+            }
+        )*
+
+        /// Every kernel example is covered above.
+        #[test]
+        fn every_kernel_example_is_tested() {
+            let tested = [$(stringify!($name)),*];
+            for e in fpgacl_tests::EXAMPLES.iter().filter(|e| e.needs_kernels) {
+                assert!(tested.contains(&e.name), "example {} has no test here", e.name);
+            }
+        }
+    };
+}
+
+through_icd!(
+    vector_add,
+    accumulators,
+    local_reduction,
+    channel_producer_consumer,
+    pipe_producer_consumer,
+    feed_forward,
+    autorun,
+);
+
+#[test]
+fn vector_add_linked_directly() {
+    assert_example_passes("vector_add", "direct");
+}
+
+#[test]
+fn channel_producer_consumer_linked_directly() {
+    assert_example_passes("channel_producer_consumer", "direct");
+}
