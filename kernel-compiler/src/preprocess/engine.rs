@@ -145,20 +145,26 @@ impl<'a> Pp<'a> {
 
     /// Preprocesses `main` and returns the parser tokens (ending with `Eof`).
     pub(crate) fn run(mut self, main: FileId) -> Vec<Token> {
-        // Built-in macros and -D/-U, processed as a pseudo file.
+        // Built-in macros and -D/-U, one directive per line. Each line is lexed on its own so
+        // that a `-D` value ending in `\\` or holding `/*` cannot reach into the next one.
         let builtin = super::predefined_macros(self.opts);
-        let toks = lexer::lex_pp(BUILTIN_FILE, &builtin, self.diags);
-        self.files.push(Frame {
-            file: BUILTIN_FILE,
-            toks,
-            pos: 0,
-            conds: Vec::new(),
-            line_delta: 0,
-            file_override: None,
-            dir: None,
-            display: "<built-in>".into(),
-        });
-        while self.next_expanded(&mut Src::File).is_some() {}
+        for (i, line) in builtin.lines().enumerate() {
+            let mut toks = lexer::lex_pp(BUILTIN_FILE, line, self.diags);
+            for t in &mut toks {
+                t.loc.line = i as u32 + 1;
+            }
+            self.files.push(Frame {
+                file: BUILTIN_FILE,
+                toks,
+                pos: 0,
+                conds: Vec::new(),
+                line_delta: 0,
+                file_override: None,
+                dir: None,
+                display: "<built-in>".into(),
+            });
+            while self.next_expanded(&mut Src::File).is_some() {}
+        }
 
         let (name, text) = match self.sources.file(main) {
             Some(f) => (f.name.clone(), f.text.clone()),

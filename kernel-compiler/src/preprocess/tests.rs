@@ -565,3 +565,25 @@ fn fs_resolver_reads_files() {
     assert!(r.resolve("none.h", Some(&dir), false).is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn define_values_cannot_swallow_following_defines() {
+    let opts = PpOptions {
+        defines: vec![
+            ("A".into(), Some("x\\".into())),
+            ("B".into(), Some("/* y".into())),
+            ("C".into(), Some("3".into())),
+        ],
+        ..PpOptions::default()
+    };
+    let (t, _, _) = run_with("C", &[], &opts);
+    assert_eq!(
+        t[0].kind,
+        TokenKind::Int {
+            value: 3,
+            unsigned: false,
+            long: false,
+            decimal: true
+        }
+    );
+}
