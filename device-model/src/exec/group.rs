@@ -125,14 +125,20 @@ impl<'a> Worker<'a> {
 
     fn item_ids(&mut self, lin: usize) {
         let ls = self.plan.lsize;
-        let lin = lin as u64;
-        let lid = [lin % ls[0], (lin / ls[0]) % ls[1], lin / (ls[0] * ls[1])];
+        let l = lin as u64;
+        let lid = [l % ls[0], (l / ls[0]) % ls[1], l / (ls[0] * ls[1])];
+        self.set_lid(lin, lid);
+    }
+
+    #[inline(always)]
+    fn set_lid(&mut self, lin: usize, lid: [u64; 3]) {
+        let ls = self.plan.lsize;
         let ids = &mut self.m.ids;
         ids.lid = lid;
         for d in 0..3 {
             ids.gid[d] = ids.grp[d] * ls[d] + lid[d] + ids.offset[d];
         }
-        self.m.item = lin as usize;
+        self.m.item = lin;
     }
 
     fn fault(&self, t: Trap) -> Box<KernelFault> {
@@ -234,8 +240,19 @@ impl<'a> Worker<'a> {
 
     fn run_plain(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), Box<KernelFault>> {
         self.set_frame(0);
+        let ls = self.plan.lsize;
+        let mut lid = [0u64; 3];
         for lin in 0..l {
-            self.item_ids(lin);
+            self.set_lid(lin, lid);
+            lid[0] += 1;
+            if lid[0] == ls[0] {
+                lid[0] = 0;
+                lid[1] += 1;
+                if lid[1] == ls[1] {
+                    lid[1] = 0;
+                    lid[2] += 1;
+                }
+            }
             self.regs[..ns].copy_from_slice(&self.plan.reg_template);
             if fw > 0 {
                 self.frames[..fw].copy_from_slice(&self.plan.frame_template);
