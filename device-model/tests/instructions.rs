@@ -427,7 +427,7 @@ fn memory_copy_constant_data_and_switch() {
             k,
             vec![
                 ArgBinding::buffer(&m),
-                ArgBinding::Value((sel as i32).to_le_bytes().to_vec()),
+                ArgBinding::Value(sel.to_le_bytes().to_vec()),
             ],
         ))
         .unwrap();
