@@ -422,7 +422,7 @@ fn memory_copy_constant_data_and_switch() {
     let k = mb.kernel(b.finish());
     let (inst, _) = mb.instance(1);
     let m = buf_from(&[0i32; 4]);
-    for (sel, expect) in [(0, 10), (5, 50), (7, 99)] {
+    for (sel, expect) in [(0i32, 10), (5, 50), (7, 99)] {
         inst.run(&LaunchSpec::task(
             k,
             vec![
