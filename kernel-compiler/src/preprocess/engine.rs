@@ -473,11 +473,13 @@ impl<'a> Pp<'a> {
                 i += 1;
                 continue;
             }
+            let mut reported = false;
             let (name, next) = if toks.get(i + 1).is_some_and(|t| t.is_punct(Punct::LParen)) {
                 match (toks.get(i + 2).and_then(|t| t.ident()), toks.get(i + 3)) {
                     (Some(n), Some(c)) if c.is_punct(Punct::RParen) => (Some(n), i + 4),
                     (Some(_), _) => {
                         self.diags.error(t.loc, "missing ')' after \"defined\"");
+                        reported = true;
                         (None, toks.len())
                     }
                     _ => (None, toks.len()),
@@ -486,7 +488,7 @@ impl<'a> Pp<'a> {
                 (toks.get(i + 1).and_then(|t| t.ident()), i + 2)
             };
             let Some(name) = name else {
-                if next != toks.len() || !self.diags.has_errors() {
+                if !reported {
                     self.diags
                         .error(t.loc, "operator \"defined\" requires an identifier");
                 }

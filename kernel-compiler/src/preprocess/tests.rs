@@ -587,3 +587,15 @@ fn define_values_cannot_swallow_following_defines() {
         }
     );
 }
+
+#[test]
+fn defined_operator_errors() {
+    assert_eq!(
+        errors("#if defined\n#endif\n#if defined(X\n#endif\n#if defined(1)\n#endif"),
+        [
+            "main.cl:1:5: error: operator \"defined\" requires an identifier",
+            "main.cl:3:5: error: missing ')' after \"defined\"",
+            "main.cl:5:5: error: operator \"defined\" requires an identifier"
+        ]
+    );
+}
