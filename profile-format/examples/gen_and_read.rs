@@ -14,6 +14,16 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// CPU time (user + system) of this process so far, in seconds (Linux `/proc/self/stat`).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = match args.next().map(|a| a.parse()) {
@@ -69,6 +79,7 @@ fn main() {
         );
     }
 
+    let cpu0 = cpu_seconds().unwrap_or(0.0);
     let t = Instant::now();
     let profile = match read_profile(&path) {
         Ok(p) => p,
@@ -78,6 +89,7 @@ fn main() {
         }
     };
     let elapsed = t.elapsed();
+    let cpu = cpu_seconds().unwrap_or(0.0) - cpu0;
     let sites: usize = profile.kernel_runs().map(|r| r.sites.len()).sum();
     println!(
         "read {} records ({} kernel runs, {} site counters) in {:.3?} ({:.0} ns/record); \
@@ -90,7 +102,7 @@ fn main() {
         profile.truncated
     );
     println!(
-        "peak RSS (VmHWM) after reading: {} MiB",
+        "CPU time of the read (all threads): {cpu:.2} s; peak RSS (VmHWM) after reading: {} MiB",
         peak_rss_kib().unwrap_or(0) / 1024
     );
     if profile.records.len() as u64 != n {

@@ -115,9 +115,11 @@ fn frame_crc(kind: u8, len_bytes: &[u8], payload: &[u8]) -> u32 {
 /// `Decode` implementations of the same types, which read the identical byte layout about
 /// twice as fast (a test in `tests/encoding.rs` checks both encodings stay byte-identical).
 pub fn decode_payload<T: Decode<()>>(payload: &[u8]) -> Result<T, String> {
-    // Bincode's limit counts the in-memory size of what it decodes (8 bytes per varint u64,
-    // 112 bytes per claimed SiteCounters slot, ...), which is at most ~24x the encoded size
-    // for this model; 64x plus a constant leaves ample room.
+    // Bincode's limit counts the in-memory size of what it decodes: 8 bytes per varint u64
+    // (>= 1 encoded byte) plus, for each open container, its remaining slots (at most 24 bytes
+    // of slot per encoded byte, for `Vec<String>`). Those cover disjoint bytes, so a legitimate
+    // payload needs at most ~32x its length; 64x plus a constant leaves ample room. Tiers are
+    // powers of 4 so the bound is never more than 4x the need.
     let need = payload.len().saturating_mul(64).saturating_add(1 << 16);
     macro_rules! tier {
         ($n:expr) => {
@@ -126,12 +128,17 @@ pub fn decode_payload<T: Decode<()>>(payload: &[u8]) -> Result<T, String> {
             }
         };
     }
-    tier!(1 << 17);
-    tier!(1 << 21);
-    tier!(1 << 25);
-    tier!(1 << 29);
-    tier!(1 << 33);
-    decode_limited::<T, { 1 << 35 }>(payload)
+    tier!(1 << 16);
+    tier!(1 << 18);
+    tier!(1 << 20);
+    tier!(1 << 22);
+    tier!(1 << 24);
+    tier!(1 << 26);
+    tier!(1 << 28);
+    tier!(1 << 30);
+    tier!(1 << 32);
+    tier!(1 << 34);
+    decode_limited::<T, { 1 << 36 }>(payload)
 }
 
 fn decode_limited<T: Decode<()>, const N: usize>(payload: &[u8]) -> Result<T, String> {
@@ -188,45 +195,63 @@ impl ScanEnd {
     }
 }
 
+/// Checks the frame at `pos`: `Ok` when it is whole and its checksum matches, else how the
+/// file ends there (`Truncated` also when `pos` is at the very end).
+pub fn check_frame(bytes: &[u8], pos: usize) -> Result<FrameRef, ScanEnd> {
+    let rest = bytes.get(pos..).unwrap_or(&[]);
+    if rest.len() < FRAME_HEADER_LEN {
+        return Err(ScanEnd::Truncated { offset: pos });
+    }
+    let kind = rest[0];
+    let len = u32::from_le_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
+    let crc = u32::from_le_bytes([rest[5], rest[6], rest[7], rest[8]]);
+    if kind == 0 {
+        return Err(ScanEnd::Corrupt {
+            offset: pos,
+            reason: "invalid frame kind 0".to_string(),
+        });
+    }
+    if len > MAX_FRAME_LEN {
+        return Err(ScanEnd::Corrupt {
+            offset: pos,
+            reason: format!("impossible frame length {len}"),
+        });
+    }
+    if rest.len() - FRAME_HEADER_LEN < len {
+        return Err(ScanEnd::Truncated { offset: pos });
+    }
+    let payload = &rest[FRAME_HEADER_LEN..FRAME_HEADER_LEN + len];
+    if frame_crc(kind, &rest[1..5], payload) != crc {
+        return Err(ScanEnd::Corrupt {
+            offset: pos,
+            reason: "checksum mismatch".to_string(),
+        });
+    }
+    Ok(FrameRef {
+        kind: FrameKind::from_code(kind),
+        offset: pos,
+        payload_start: pos + FRAME_HEADER_LEN,
+        payload_len: len,
+    })
+}
+
+/// The frame at `pos` if it is whole and valid.
+pub fn scan_one(bytes: &[u8], pos: usize) -> Option<FrameRef> {
+    check_frame(bytes, pos).ok()
+}
+
 /// Walks the frames of `bytes` from `start`, checking lengths and checksums, calling `f` for
 /// each whole valid frame, and stops at the first incomplete or invalid one.
 pub fn scan(bytes: &[u8], start: usize, mut f: impl FnMut(FrameRef)) -> ScanEnd {
     let mut pos = start;
     while pos < bytes.len() {
-        let rest = &bytes[pos..];
-        if rest.len() < FRAME_HEADER_LEN {
-            return ScanEnd::Truncated { offset: pos };
+        match check_frame(bytes, pos) {
+            Ok(fr) => {
+                f(fr);
+                pos = fr.payload_start + fr.payload_len;
+            }
+            Err(end) => return end,
         }
-        let kind = rest[0];
-        let len = u32::from_le_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
-        let crc = u32::from_le_bytes([rest[5], rest[6], rest[7], rest[8]]);
-        if kind == 0 || len > MAX_FRAME_LEN {
-            return ScanEnd::Corrupt {
-                offset: pos,
-                reason: if kind == 0 {
-                    "invalid frame kind 0".to_string()
-                } else {
-                    format!("impossible frame length {len}")
-                },
-            };
-        }
-        if rest.len() - FRAME_HEADER_LEN < len {
-            return ScanEnd::Truncated { offset: pos };
-        }
-        let payload = &rest[FRAME_HEADER_LEN..FRAME_HEADER_LEN + len];
-        if frame_crc(kind, &rest[1..5], payload) != crc {
-            return ScanEnd::Corrupt {
-                offset: pos,
-                reason: "checksum mismatch".to_string(),
-            };
-        }
-        f(FrameRef {
-            kind: FrameKind::from_code(kind),
-            offset: pos,
-            payload_start: pos + FRAME_HEADER_LEN,
-            payload_len: len,
-        });
-        pos += FRAME_HEADER_LEN + len;
     }
     ScanEnd::Clean
 }

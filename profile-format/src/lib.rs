@@ -19,6 +19,7 @@ pub mod model;
 mod profile;
 mod reader;
 pub mod sample;
+mod source;
 mod writer;
 
 pub use error::{FormatProblem, ReadError, WriteError};

@@ -1,36 +1,69 @@
 //! Reading a `profile.mon` back: [`read_profile`] and [`read_profile_bytes`].
 //!
-//! The whole file is read into memory, then walked twice: a first pass checks every frame's
-//! length and checksum and counts frames (so the result vectors are allocated once, at their
-//! final size), a second pass decodes the valid frames. Reading stops at the first incomplete
-//! or corrupt frame with a warning; nothing a file contains can make the reader panic.
+//! The file is walked twice, piece by piece (never held in memory whole): a first pass checks
+//! every frame's length and checksum, decodes the few program frames and notes where record
+//! frames start, so the record vector is allocated once at its final size; a second pass
+//! decodes the records, split across threads for big files, re-checking each checksum (a
+//! file rewritten between the passes is detected). Reading stops at the first incomplete or
+//! corrupt frame with a warning; nothing a file contains can make the reader panic.
 
+use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{FormatProblem, ReadError};
-use crate::frame::{self, FrameKind, FrameRef, ScanEnd, MAGIC, PREFIX_LEN};
+use crate::frame::{self, FrameKind, FrameRef, ScanEnd, FRAME_HEADER_LEN, MAGIC, PREFIX_LEN};
 use crate::model::{Header, Program, Record, FORMAT_MAJOR};
+use crate::source::{FileSource, Source};
 use crate::Profile;
 
 /// Reads the profile at `path` up to its last whole frame.
 pub fn read_profile(path: impl AsRef<Path>) -> Result<Profile, ReadError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+    let io_err = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    parse(&bytes).map_err(|problem| ReadError::Format {
-        path: path.to_path_buf(),
-        problem,
+    };
+    let file = std::fs::File::open(path).map_err(io_err)?;
+    let len = file.metadata().map_err(io_err)?.len();
+    parse(&FileSource::new(file, len)).map_err(|e| match e {
+        Fail::Format(problem) => ReadError::Format {
+            path: path.to_path_buf(),
+            problem,
+        },
+        Fail::Io(source) => io_err(source),
     })
 }
 
 /// Reads a profile held in memory (the bytes of a whole file).
 pub fn read_profile_bytes(bytes: &[u8]) -> Result<Profile, ReadError> {
-    parse(bytes).map_err(|problem| ReadError::Format {
-        path: PathBuf::from("<memory>"),
-        problem,
+    parse(bytes).map_err(|e| match e {
+        Fail::Format(problem) => ReadError::Format {
+            path: PathBuf::from("<memory>"),
+            problem,
+        },
+        Fail::Io(source) => ReadError::Io {
+            path: PathBuf::from("<memory>"),
+            source,
+        },
     })
+}
+
+/// Why parsing failed.
+pub(crate) enum Fail {
+    Format(FormatProblem),
+    Io(io::Error),
+}
+
+impl From<FormatProblem> for Fail {
+    fn from(p: FormatProblem) -> Self {
+        Fail::Format(p)
+    }
+}
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Self {
+        Fail::Io(e)
+    }
 }
 
 /// Checks the magic number and version of a file's first bytes; returns (major, minor).
@@ -120,9 +153,102 @@ struct Skips {
 /// Below this many records, decoding stays on the calling thread.
 const PARALLEL_THRESHOLD: usize = 20_000;
 
-fn parse(bytes: &[u8]) -> Result<Profile, FormatProblem> {
-    let (_major, minor) = check_prefix(bytes)?;
-    let (header, body_start) = read_header(bytes)?;
+/// The prefix and header frame of a source: (minor version, header, offset after it).
+pub(crate) fn source_header<S: Source + ?Sized>(src: &S) -> Result<(u16, Header, u64), Fail> {
+    let mut buf = Vec::new();
+    let head = src.bytes(0, PREFIX_LEN + FRAME_HEADER_LEN, &mut buf)?;
+    let (_major, minor) = check_prefix(head)?;
+    let want = header_frame_end_hint(head);
+    let mut buf2 = Vec::new();
+    let bytes = src.bytes(0, want, &mut buf2)?;
+    if (bytes.len() as u64) < src.len() && bytes.len() < want {
+        // The source shrank while being read.
+        return Err(FormatProblem::TruncatedHeader { len: bytes.len() }.into());
+    }
+    let (header, end) = read_header(bytes)?;
+    Ok((minor, header, end as u64))
+}
+
+/// Length of prefix + header frame according to the header frame's length field (capped at
+/// the largest frame), or just the prefix + frame header when that field is not there yet.
+fn header_frame_end_hint(head: &[u8]) -> usize {
+    if head.len() < PREFIX_LEN + FRAME_HEADER_LEN {
+        return head.len();
+    }
+    let at = PREFIX_LEN;
+    let len = u32::from_le_bytes([head[at + 1], head[at + 2], head[at + 3], head[at + 4]]) as usize;
+    PREFIX_LEN + FRAME_HEADER_LEN + len.min(frame::MAX_FRAME_LEN)
+}
+
+/// Walks the frames of `src` from `start` in pieces, checking lengths and checksums, calling
+/// `f` with each whole valid frame (absolute offsets) and its payload; returns how the walk
+/// ended, in absolute offsets.
+pub(crate) fn scan_source<S: Source + ?Sized>(
+    src: &S,
+    start: u64,
+    mut f: impl FnMut(FrameRef, &[u8]),
+) -> io::Result<ScanEnd> {
+    let total = src.len();
+    let mut pos = start;
+    let mut buf = Vec::new();
+    while pos < total {
+        // Size the piece so that the frame at `pos` fits whole.
+        let mut hdr = Vec::new();
+        let h = src.bytes(pos, FRAME_HEADER_LEN, &mut hdr)?;
+        let first_len = if h.len() == FRAME_HEADER_LEN {
+            u32::from_le_bytes([h[1], h[2], h[3], h[4]]) as usize
+        } else {
+            0
+        };
+        let want = src
+            .piece_len()
+            .max(FRAME_HEADER_LEN + first_len.min(frame::MAX_FRAME_LEN));
+        let piece = src.bytes(pos, want, &mut buf)?;
+        let at_eof = pos + piece.len() as u64 >= total;
+        let end = frame::scan(piece, 0, |fr| {
+            let payload = &piece[fr.payload_start..fr.payload_start + fr.payload_len];
+            f(
+                FrameRef {
+                    kind: fr.kind,
+                    offset: fr.offset + pos as usize,
+                    payload_start: fr.payload_start + pos as usize,
+                    payload_len: fr.payload_len,
+                },
+                payload,
+            );
+        });
+        match end {
+            ScanEnd::Clean => {
+                if piece.is_empty() {
+                    // The source shrank: what is missing counts as cut off.
+                    return Ok(ScanEnd::Truncated {
+                        offset: pos as usize,
+                    });
+                }
+                pos += piece.len() as u64;
+            }
+            ScanEnd::Truncated { offset } if !at_eof && offset > 0 => {
+                // The piece ended inside a frame: continue from that frame.
+                pos += offset as u64;
+            }
+            ScanEnd::Truncated { offset } => {
+                return Ok(ScanEnd::Truncated {
+                    offset: pos as usize + offset,
+                })
+            }
+            ScanEnd::Corrupt { offset, reason } => {
+                return Ok(ScanEnd::Corrupt {
+                    offset: pos as usize + offset,
+                    reason,
+                })
+            }
+        }
+    }
+    Ok(ScanEnd::Clean)
+}
+
+fn parse<S: Source + ?Sized>(src: &S) -> Result<Profile, Fail> {
+    let (minor, header, body_start) = source_header(src)?;
     let mut warnings = Vec::new();
     if header.format_major != FORMAT_MAJOR {
         warnings.push(format!(
@@ -135,34 +261,41 @@ fn parse(bytes: &[u8]) -> Result<Profile, FormatProblem> {
     // frames start.
     let mut skips = Skips::default();
     let mut programs: Vec<Program> = Vec::new();
-    let mut record_frames: Vec<usize> = Vec::new();
-    let end = frame::scan(bytes, body_start, |f| match f.kind {
-        FrameKind::Record => record_frames.push(f.offset),
-        FrameKind::Program => match frame::decode_payload::<Program>(payload(bytes, &f)) {
+    let mut record_frames: Vec<u64> = Vec::new();
+    let mut end = scan_source(src, body_start, |f, payload| match f.kind {
+        FrameKind::Record => record_frames.push(f.offset as u64),
+        FrameKind::Program => match frame::decode_payload::<Program>(payload) {
             Ok(p) => programs.push(p),
             Err(e) => skips.undecodable(f.offset, e),
         },
         FrameKind::Header => skips.extra_headers += 1,
         FrameKind::Unknown(_) => skips.unknown_kinds += 1,
-    });
+    })?;
 
     // Pass 2: decode the records, in parallel for big files.
-    let records = decode_records(bytes, &record_frames, &mut skips);
+    let (records, changed_at) = decode_records(src, &record_frames, &mut skips)?;
     drop(record_frames);
+    if let Some(offset) = changed_at {
+        end = ScanEnd::Corrupt {
+            offset: offset as usize,
+            reason: "the file changed while it was being read".to_string(),
+        };
+    }
 
+    let file_len = src.len();
     let truncated = !matches!(end, ScanEnd::Clean);
     match &end {
         ScanEnd::Clean => {}
         ScanEnd::Truncated { offset } => warnings.push(format!(
             "the file ends inside a frame at byte {offset} ({} trailing bytes ignored): the \
              writer was interrupted; read {} records up to the last whole one",
-            bytes.len() - offset,
+            file_len.saturating_sub(*offset as u64),
             records.len()
         )),
         ScanEnd::Corrupt { offset, reason } => warnings.push(format!(
             "corrupt frame at byte {offset} ({reason}); stopped reading there, {} bytes \
              ignored; read {} records before it",
-            bytes.len() - offset,
+            file_len.saturating_sub(*offset as u64),
             records.len()
         )),
     }
@@ -176,70 +309,119 @@ fn parse(bytes: &[u8]) -> Result<Profile, FormatProblem> {
     })
 }
 
-/// Decodes the record frames starting at `offsets` (already validated), in file order.
-fn decode_records(bytes: &[u8], offsets: &[usize], skips: &mut Skips) -> Vec<Record> {
+/// What one decoding worker found besides its records.
+#[derive(Default)]
+struct Part {
+    skips: Skips,
+    /// Index (in the worker's slice) and offset of the first frame that no longer matched
+    /// pass 1 (the file was rewritten meanwhile); later slots are left empty.
+    changed: Option<(usize, u64)>,
+}
+
+/// Decodes the record frames starting at `offsets` (validated by pass 1), in file order.
+/// Returns the records and, if the file changed between the passes, the offset where.
+fn decode_records<S: Source + ?Sized>(
+    src: &S,
+    offsets: &[u64],
+    skips: &mut Skips,
+) -> io::Result<(Vec<Record>, Option<u64>)> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(8);
-    // Each slot is filled by exactly one decoder; `Option<Record>` has the size of `Record`,
-    // so the final filter reuses the allocation.
+    // Each slot is filled by exactly one worker; `Option<Record>` has the size of `Record`,
+    // so the final `filter_map` collects in place, reusing the allocation.
     let mut slots: Vec<Option<Record>> = Vec::with_capacity(offsets.len());
     slots.resize_with(offsets.len(), || None);
-    if threads <= 1 || offsets.len() < PARALLEL_THRESHOLD {
-        decode_into(bytes, offsets, &mut slots, skips);
+    let chunk = if threads <= 1 || offsets.len() < PARALLEL_THRESHOLD {
+        offsets.len().max(1)
     } else {
-        let chunk = offsets.len().div_ceil(threads);
-        let parts: Vec<Skips> = std::thread::scope(|s| {
+        offsets.len().div_ceil(threads)
+    };
+    let parts: Vec<io::Result<Part>> = if offsets.len() <= chunk {
+        vec![decode_into(src, offsets, &mut slots)]
+    } else {
+        std::thread::scope(|s| {
             let handles: Vec<_> = offsets
                 .chunks(chunk)
                 .zip(slots.chunks_mut(chunk))
-                .map(|(offs, out)| {
-                    s.spawn(move || {
-                        let mut local = Skips::default();
-                        decode_into(bytes, offs, out, &mut local);
-                        local
-                    })
-                })
+                .map(|(offs, out)| s.spawn(move || decode_into(src, offs, out)))
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or_default())
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(io::Error::other("a record decoding thread panicked"))
+                    })
+                })
                 .collect()
-        });
-        for p in parts {
-            skips.merge(p);
+        })
+    };
+    let mut changed_at = None;
+    for (i, part) in parts.into_iter().enumerate() {
+        let part = part?;
+        skips.merge(part.skips);
+        if changed_at.is_none() {
+            if let Some((idx, off)) = part.changed {
+                changed_at = Some((i * chunk + idx, off));
+            }
         }
     }
-    // `filter_map` (unlike `flatten`) collects in place, reusing the slots allocation.
+    if let Some((idx, _)) = changed_at {
+        slots.truncate(idx);
+    }
     #[allow(clippy::filter_map_identity)]
-    slots.into_iter().filter_map(|r| r).collect()
+    let records = slots.into_iter().filter_map(|r| r).collect();
+    Ok((records, changed_at.map(|(_, off)| off)))
 }
 
-fn decode_into(bytes: &[u8], offsets: &[usize], out: &mut [Option<Record>], skips: &mut Skips) {
-    for (&pos, slot) in offsets.iter().zip(out.iter_mut()) {
-        let f = unchecked_frame_at(bytes, pos);
-        match frame::decode_payload::<Record>(payload(bytes, &f)) {
-            Ok(r) => *slot = Some(r),
-            Err(e) => skips.undecodable(f.offset, e),
+/// Decodes the frames at `offsets` into `out`, reading contiguous runs of frames in pieces.
+fn decode_into<S: Source + ?Sized>(
+    src: &S,
+    offsets: &[u64],
+    out: &mut [Option<Record>],
+) -> io::Result<Part> {
+    let mut part = Part::default();
+    let mut buf = Vec::new();
+    let mut i = 0;
+    while i < offsets.len() {
+        // Read from this frame's start up to a piece length (at least the frame itself).
+        let base = offsets[i];
+        let mut hdr = Vec::new();
+        let h = src.bytes(base, FRAME_HEADER_LEN, &mut hdr)?;
+        if h.len() < FRAME_HEADER_LEN {
+            part.changed = Some((i, base));
+            return Ok(part);
+        }
+        let first_len = u32::from_le_bytes([h[1], h[2], h[3], h[4]]) as usize;
+        let want = src
+            .piece_len()
+            .max(FRAME_HEADER_LEN + first_len.min(frame::MAX_FRAME_LEN));
+        let piece = src.bytes(base, want, &mut buf)?;
+        let mut progressed = false;
+        while i < offsets.len() {
+            let rel = (offsets[i] - base) as usize;
+            let mut one = frame::scan_one(piece, rel);
+            if one.is_none() && !progressed {
+                // Not whole even in a piece sized for it: the file changed since pass 1.
+                part.changed = Some((i, offsets[i]));
+                return Ok(part);
+            }
+            let Some(f) = one.take() else { break };
+            if f.kind != FrameKind::Record {
+                part.changed = Some((i, offsets[i]));
+                return Ok(part);
+            }
+            let payload = &piece[f.payload_start..f.payload_start + f.payload_len];
+            match frame::decode_payload::<Record>(payload) {
+                Ok(r) => out[i] = Some(r),
+                Err(e) => part.skips.undecodable(offsets[i] as usize, e),
+            }
+            progressed = true;
+            i += 1;
         }
     }
-}
-
-/// The frame at `pos`, which pass 1 has already validated.
-fn unchecked_frame_at(bytes: &[u8], pos: usize) -> FrameRef {
-    let len = u32::from_le_bytes([
-        bytes[pos + 1],
-        bytes[pos + 2],
-        bytes[pos + 3],
-        bytes[pos + 4],
-    ]);
-    FrameRef {
-        kind: FrameKind::from_code(bytes[pos]),
-        offset: pos,
-        payload_start: pos + frame::FRAME_HEADER_LEN,
-        payload_len: len as usize,
-    }
+    Ok(part)
 }
 
 impl Skips {
@@ -294,5 +476,117 @@ impl Skips {
                 self.undecodable
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzzing::sample_file;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn file_source(bytes: &[u8], piece: usize, name: &str) -> FileSource {
+        let dir = std::env::temp_dir().join(format!("fpgacl-pf-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        FileSource {
+            file,
+            len: bytes.len() as u64,
+            piece,
+        }
+    }
+
+    fn same(a: &Profile, b: &Profile) {
+        assert_eq!(a.records, b.records);
+        assert_eq!(a.programs, b.programs);
+        assert_eq!(a.truncated, b.truncated);
+        assert_eq!(a.warnings, b.warnings);
+    }
+
+    /// Reading a file in small pieces (frames straddling every possible boundary) gives exactly
+    /// what reading it from memory gives, for whole, cut and damaged files.
+    #[test]
+    fn pieces_match_in_memory_reading() {
+        let base = sample_file(30);
+        let mut variants = vec![base.clone()];
+        for cut in [base.len() - 1, base.len() - 50, base.len() / 2, 400] {
+            variants.push(base[..cut].to_vec());
+        }
+        let mut damaged = base.clone();
+        damaged[base.len() * 2 / 3] ^= 0x10;
+        variants.push(damaged);
+        for (v, bytes) in variants.iter().enumerate() {
+            let Ok(want) = parse(&bytes[..]) else {
+                panic!("variant {v} must read");
+            };
+            for piece in [1, 7, 9, 10, 100, 333, 4096] {
+                let src = file_source(bytes, piece, &format!("p{v}-{piece}.mon"));
+                let got = parse(&src).unwrap_or_else(|_| panic!("variant {v} piece {piece}"));
+                same(&got, &want);
+            }
+        }
+    }
+
+    /// A source whose bytes change after `switch_after` reads: the file rewritten between the
+    /// passes.
+    struct Changing {
+        before: Vec<u8>,
+        after: Vec<u8>,
+        reads: AtomicUsize,
+        switch_after: usize,
+    }
+
+    impl Source for Changing {
+        fn len(&self) -> u64 {
+            self.before.len() as u64
+        }
+        fn bytes<'a>(&'a self, off: u64, len: usize, buf: &'a mut Vec<u8>) -> io::Result<&'a [u8]> {
+            let n = self.reads.fetch_add(1, Ordering::SeqCst);
+            let src = if n < self.switch_after {
+                &self.before
+            } else {
+                &self.after
+            };
+            <[u8] as Source>::bytes(&src[..], off, len, buf)
+        }
+        fn piece_len(&self) -> usize {
+            usize::MAX
+        }
+    }
+
+    #[test]
+    fn file_changed_between_passes_is_reported() {
+        let before = sample_file(30);
+        let mut after = before.clone();
+        let at = before.len() / 2;
+        after[at] ^= 0xff;
+        // Count the reads of the header and pass 1 on an unchanging source.
+        let counting = Changing {
+            before: before.clone(),
+            after: before.clone(),
+            reads: AtomicUsize::new(0),
+            switch_after: usize::MAX,
+        };
+        let (_, _, start) = source_header(&counting).ok().unwrap();
+        scan_source(&counting, start, |_, _| {}).unwrap();
+        let pass1_reads = counting.reads.load(Ordering::SeqCst);
+        let src = Changing {
+            before: before.clone(),
+            after,
+            reads: AtomicUsize::new(0),
+            switch_after: pass1_reads,
+        };
+        let p = parse(&src).ok().unwrap();
+        assert!(p.truncated);
+        assert!(
+            p.warnings[0].contains("changed while it was being read"),
+            "{:?}",
+            p.warnings
+        );
+        let full = parse(&before[..]).ok().unwrap();
+        assert!(p.records.len() < full.records.len());
+        assert_eq!(p.records[..], full.records[..p.records.len()]);
     }
 }

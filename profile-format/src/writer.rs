@@ -11,16 +11,17 @@
 //! file when two writers share it.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use serde::Serialize;
 
 use crate::error::{FormatProblem, WriteError};
-use crate::frame::{self, FrameKind, PREFIX_LEN};
+use crate::frame::{self, FrameKind, ScanEnd, PREFIX_LEN};
 use crate::model::{Header, Program, Record, FORMAT_MAJOR, FORMAT_MINOR};
-use crate::reader;
+use crate::reader::{self, Fail};
+use crate::source::FileSource;
 
 /// Appends frames to a `profile.mon` file. See the module documentation for the durability
 /// and threading guarantees.
@@ -85,24 +86,29 @@ impl ProfileWriter {
             path: path.clone(),
             problem,
         };
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .read(true)
             .write(true)
             .open(&path)
             .map_err(io)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io)?;
-        reader::check_prefix(&bytes).map_err(refuse)?;
-        let (header, body_start) = reader::read_header(&bytes).map_err(refuse)?;
-        let end = frame::scan(&bytes, body_start, |_| {});
-        let valid = end.valid_len(bytes.len());
-        if valid < bytes.len() {
-            file.set_len(valid as u64).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let src = FileSource::new(file, len);
+        let (_minor, header, body_start) = match reader::source_header(&src) {
+            Ok(h) => h,
+            Err(Fail::Format(p)) => return Err(refuse(p)),
+            Err(Fail::Io(e)) => return Err(io(e)),
+        };
+        let end = reader::scan_source(&src, body_start, |_, _| {}).map_err(io)?;
+        let valid = match end {
+            ScanEnd::Clean => len,
+            ScanEnd::Truncated { offset } | ScanEnd::Corrupt { offset, .. } => offset as u64,
+        };
+        if valid < len {
+            src.file.set_len(valid).map_err(io)?;
         }
-        file.seek(SeekFrom::End(0)).map_err(io)?;
-        drop(file);
+        drop(src);
         let file = OpenOptions::new().append(true).open(&path).map_err(io)?;
-        debug_assert!(valid >= PREFIX_LEN);
+        debug_assert!(valid >= PREFIX_LEN as u64);
         Ok(ProfileWriter {
             path,
             header,

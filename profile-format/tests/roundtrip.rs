@@ -336,3 +336,41 @@ fn sigkill_leaves_a_readable_file() {
         assert_eq!(r, &sample::record(i as u64));
     }
 }
+
+/// The decode limit never rejects legitimate but extreme content: many sites whose strings are
+/// empty (the densest in-memory/encoded ratio), a huge source file, long string lists.
+#[test]
+fn extreme_legitimate_program_roundtrips() {
+    let mut p = sample::program();
+    let template = p.report.sites[0].clone();
+    p.report.sites = (0..20_000)
+        .map(|i| AccessSite {
+            id: i,
+            kernel: String::new(),
+            file: String::new(),
+            lsu: String::new(),
+            memory_system: None,
+            target: None,
+            modifiers: vec![String::new(); (i % 7) as usize],
+            ..template.clone()
+        })
+        .collect();
+    p.report.loops[0].critical_path = vec![String::new(); 50_000];
+    p.sources[0].text = "x".repeat(3 << 20);
+    let path = tmp("extreme.mon");
+    let w = ProfileWriter::create(&path, &sample::header()).unwrap();
+    w.write_program(&p).unwrap();
+    let empty_sites = Record::KernelRun(KernelRun {
+        sites: vec![SiteCounters::zero(0); 100_000],
+        ..match sample::record(0) {
+            Record::KernelRun(r) => r,
+            _ => unreachable!(),
+        }
+    });
+    w.write_record(&empty_sites).unwrap();
+    drop(w);
+    let back = read_profile(&path).unwrap();
+    assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+    assert_eq!(back.programs, vec![p]);
+    assert_eq!(back.records, vec![empty_sites]);
+}
