@@ -15,6 +15,8 @@ use std::rc::Rc;
 pub(super) const BUILTIN_FILE: FileId = FileId(u32::MAX);
 /// Deepest `#include` nesting accepted.
 const MAX_INCLUDE_DEPTH: usize = 200;
+/// Most files one compilation may enter (bounds self-including files without guards).
+const MAX_INCLUDES: usize = 10_000;
 
 /// A token inside the preprocessor: a preprocessing token plus its hide set.
 #[derive(Clone, Debug)]
@@ -113,6 +115,9 @@ pub(crate) struct Pp<'a> {
     /// Tokens produced by macro expansion so far (bounded against exponential blow-up).
     pub(super) produced: usize,
     pub(super) budget_reported: bool,
+    /// Files entered through `#include` so far.
+    includes_done: usize,
+    depth_reported: bool,
 }
 
 impl<'a> Pp<'a> {
@@ -138,6 +143,8 @@ impl<'a> Pp<'a> {
             depth: 0,
             produced: 0,
             budget_reported: false,
+            includes_done: 0,
+            depth_reported: false,
         };
         pp.define_dynamic();
         pp
@@ -554,7 +561,20 @@ impl<'a> Pp<'a> {
             return;
         }
         if self.files.len() > MAX_INCLUDE_DEPTH {
-            self.diags.error(name_loc, "#include nested too deeply");
+            if !self.depth_reported {
+                self.depth_reported = true;
+                self.diags.error(name_loc, "#include nested too deeply");
+            }
+            return;
+        }
+        if self.includes_done >= MAX_INCLUDES {
+            if self.includes_done == MAX_INCLUDES {
+                self.diags.error(
+                    name_loc,
+                    "too many #include directives (is a header missing a guard?)",
+                );
+            }
+            self.includes_done = MAX_INCLUDES + 1;
             return;
         }
         let from_dir = self.files.last().and_then(|f| f.dir.clone());
@@ -567,6 +587,7 @@ impl<'a> Pp<'a> {
         if self.once.contains(&display) {
             return;
         }
+        self.includes_done += 1;
         let id = match self.file_ids.get(&display) {
             Some(&id) if self.sources.file(id).is_some_and(|f| f.text == text) => id,
             _ => {

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// Most tokens all macro expansions of one compilation may produce.
-const MAX_EXPANDED_TOKENS: usize = 2_000_000;
+const MAX_EXPANDED_TOKENS: usize = 1_000_000;
 /// Deepest nesting of argument pre-expansion.
 const MAX_DEPTH: usize = 200;
 

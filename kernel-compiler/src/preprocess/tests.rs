@@ -599,3 +599,16 @@ fn defined_operator_errors() {
         ]
     );
 }
+
+#[test]
+fn self_including_headers_are_bounded() {
+    let (_, d, _) = run_with(
+        "#include \"a.h\"\nend",
+        &[("a.h", "#include \"a.h\"\n#include \"a.h\"\nx")],
+        &PpOptions::default(),
+    );
+    let msgs: Vec<&str> = d.list.iter().map(|x| x.message.as_str()).collect();
+    assert!(msgs.contains(&"#include nested too deeply"), "{msgs:?}");
+    assert!(msgs.contains(&"too many #include directives (is a header missing a guard?)"));
+    assert!(msgs.len() < 300, "{}", msgs.len());
+}
