@@ -170,8 +170,7 @@ impl App {
         let counters = data.counters(Scope::Average);
         // Start on the file of the first kernel that ran, else the first file with accesses.
         let first_file = data
-            .runs
-            .first()
+            .run(0)
             .and_then(|r| data.find_kernel(r.program, &r.kernel))
             .and_then(|k| data.kernels[k].file)
             .or_else(|| {
@@ -652,10 +651,12 @@ impl App {
         match self.exec_item() {
             Some(Item::Run(i)) => {
                 let (program, kernel) = {
-                    let r = &self.data.runs[i];
+                    let Some(r) = self.data.run(i) else {
+                        return;
+                    };
                     (r.program, r.kernel.clone())
                 };
-                if self.data.runs[i].sites.is_empty() {
+                if self.data.run(i).is_some_and(|r| r.sites.is_empty()) {
                     self.message =
                         Some("this run was recorded without counters (timer only)".into());
                 }

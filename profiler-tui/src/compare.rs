@@ -151,7 +151,7 @@ impl CompareTable {
         let mut kernels: Vec<CompareKernel> = Vec::new();
         let mut kidx: HashMap<String, usize> = HashMap::new();
         for (side, data) in [(0, before), (1, after)] {
-            for r in &data.runs {
+            for r in data.runs() {
                 let i = *kidx.entry(r.kernel.clone()).or_insert_with(|| {
                     kernels.push(CompareKernel {
                         kernel: r.kernel.clone(),

@@ -10,6 +10,9 @@ use fpgacl_profile_format::{
 
 use crate::timeline::TimelineIndex;
 
+/// From this many records on, the index is built on two threads.
+const PARALLEL_INDEX_RECORDS: usize = 50_000;
+
 /// Which counters the Source Code view shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
@@ -82,12 +85,12 @@ pub struct CaptureGroup {
 pub struct ReportData {
     /// Label of the file this came from (its path as given).
     pub label: String,
-    /// The profile's header, programs, truncation flag and warnings (records moved out).
+    /// The profile as read (records stay here; the vectors below index them).
     pub profile: Profile,
-    /// Finished kernel runs, in file order.
-    pub runs: Vec<KernelRun>,
-    /// Memory transfers, in file order.
-    pub transfers: Vec<MemTransfer>,
+    /// Indices into `profile.records` of the finished kernel runs, in file order.
+    run_index: Vec<u32>,
+    /// Indices into `profile.records` of the memory transfers, in file order.
+    transfer_index: Vec<u32>,
     /// Snapshots of running kernels, in file order.
     pub snapshots: Vec<Snapshot>,
     /// Autorun captures, in file order.
@@ -117,18 +120,18 @@ pub struct ReportData {
 impl ReportData {
     /// Prepares `profile` for display. `label` names it in the header (usually its path).
     /// Cost: one pass over the records plus sorting the timeline lanes.
-    pub fn new(label: impl Into<String>, mut profile: Profile) -> ReportData {
-        let records = std::mem::take(&mut profile.records);
-        let mut runs = Vec::new();
-        let mut transfers = Vec::new();
+    pub fn new(label: impl Into<String>, profile: Profile) -> ReportData {
+        let mut run_index = Vec::new();
+        let mut transfer_index = Vec::new();
         let mut snapshots = Vec::new();
         let mut captures = Vec::new();
-        for r in records {
+        for (i, r) in profile.records.iter().enumerate() {
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
             match r {
-                Record::KernelRun(k) => runs.push(k),
-                Record::MemTransfer(t) => transfers.push(t),
-                Record::Snapshot(s) => snapshots.push(s),
-                Record::AutorunCapture(c) => captures.push(c),
+                Record::KernelRun(_) => run_index.push(i),
+                Record::MemTransfer(_) => transfer_index.push(i),
+                Record::Snapshot(s) => snapshots.push(s.clone()),
+                Record::AutorunCapture(c) => captures.push(c.clone()),
             }
         }
 
@@ -223,8 +226,8 @@ impl ReportData {
         let mut data = ReportData {
             label: label.into(),
             profile,
-            runs,
-            transfers,
+            run_index,
+            transfer_index,
             snapshots,
             captures,
             files,
@@ -239,40 +242,57 @@ impl ReportData {
             program_lookup,
         };
 
-        // Aggregates: one pass over runs and captures.
-        let mut average: Vec<Option<SiteCounters>> = vec![None; data.sites.len()];
+        // The aggregates and the timeline are independent passes over the records: on big
+        // files they run on two threads.
+        let build_timeline = |d: &ReportData| {
+            TimelineIndex::build(d.runs().enumerate(), d.transfers().enumerate(), |p, k| {
+                d.lane_label(p, k)
+            })
+        };
+        let ((average, runs_with_counters, total), timeline) =
+            if data.profile.records.len() >= PARALLEL_INDEX_RECORDS {
+                std::thread::scope(|s| {
+                    let d = &data;
+                    let agg = s.spawn(move || d.aggregate());
+                    let tl = build_timeline(d);
+                    let agg = agg.join().unwrap_or_else(|_| d.aggregate());
+                    (agg, tl)
+                })
+            } else {
+                (data.aggregate(), build_timeline(&data))
+            };
+        data.average = average;
+        data.runs_with_counters = runs_with_counters;
+        data.timeline = timeline;
+        data.capture_groups = group_captures(&data.captures);
+        data.total_ns = total;
+        data
+    }
+
+    /// Sums the counters of every run and capture per site; counts the runs with counters;
+    /// finds the latest time of any record.
+    fn aggregate(&self) -> (Vec<Option<SiteCounters>>, usize, u64) {
+        let mut average: Vec<Option<SiteCounters>> = vec![None; self.sites.len()];
         let mut runs_with_counters = 0;
-        for run in &data.runs {
+        let mut total = 0u64;
+        for run in self.runs() {
             if !run.sites.is_empty() {
                 runs_with_counters += 1;
             }
-            data.accumulate_into(&mut average, run.program, &run.sites);
+            total = total.max(run.end_ns.max(run.start_ns));
+            self.accumulate_into(&mut average, run.program, &run.sites);
         }
-        for cap in &data.captures {
-            data.accumulate_into(&mut average, cap.program, &cap.sites);
+        for cap in &self.captures {
+            total = total.max(cap.capture_ns);
+            self.accumulate_into(&mut average, cap.program, &cap.sites);
         }
-        data.average = average;
-        data.runs_with_counters = runs_with_counters;
-
-        data.capture_groups = group_captures(&data.captures);
-        data.timeline = TimelineIndex::build(&data.runs, &data.transfers, |program, kernel| {
-            data.lane_label(program, kernel)
-        });
-        let mut total = 0u64;
-        for r in &data.runs {
-            total = total.max(r.end_ns.max(r.start_ns));
-        }
-        for t in &data.transfers {
+        for t in self.transfers() {
             total = total.max(t.end_ns.max(t.start_ns));
         }
-        for s in &data.snapshots {
+        for s in &self.snapshots {
             total = total.max(s.taken_ns);
         }
-        for c in &data.captures {
-            total = total.max(c.capture_ns);
-        }
-        data.total_ns = total;
-        data
+        (average, runs_with_counters, total)
     }
 
     fn accumulate_into(
@@ -281,8 +301,16 @@ impl ReportData {
         program_id: u32,
         sites: &[SiteCounters],
     ) {
-        let Some(&pi) = self.program_lookup.get(&program_id) else {
+        if sites.is_empty() {
             return;
+        }
+        // Most files hold one program: skip the hash lookup then.
+        let pi = match self.profile.programs.as_slice() {
+            [only] if only.id == program_id => 0,
+            _ => match self.program_lookup.get(&program_id) {
+                Some(&pi) => pi,
+                None => return,
+            },
         };
         let lookup = &self.site_lookup[pi];
         for c in sites {
@@ -302,7 +330,7 @@ impl ReportData {
             Scope::Average => self.average.clone(),
             Scope::Run(i) => {
                 let mut acc = vec![None; self.sites.len()];
-                if let Some(run) = self.runs.get(i) {
+                if let Some(run) = self.run(i) {
                     self.accumulate_into(&mut acc, run.program, &run.sites);
                 }
                 acc
@@ -315,6 +343,51 @@ impl ReportData {
                 acc
             }
         }
+    }
+
+    /// Number of finished kernel runs.
+    pub fn run_count(&self) -> usize {
+        self.run_index.len()
+    }
+
+    /// The `i`-th finished kernel run (file order).
+    pub fn run(&self, i: usize) -> Option<&KernelRun> {
+        match self.profile.records.get(*self.run_index.get(i)? as usize)? {
+            Record::KernelRun(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// Finished kernel runs in file order.
+    pub fn runs(&self) -> impl Iterator<Item = &KernelRun> + '_ {
+        self.run_index
+            .iter()
+            .filter_map(|&i| match &self.profile.records[i as usize] {
+                Record::KernelRun(k) => Some(k),
+                _ => None,
+            })
+    }
+
+    /// The `i`-th memory transfer (file order).
+    pub fn transfer(&self, i: usize) -> Option<&MemTransfer> {
+        match self
+            .profile
+            .records
+            .get(*self.transfer_index.get(i)? as usize)?
+        {
+            Record::MemTransfer(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Memory transfers in file order.
+    pub fn transfers(&self) -> impl Iterator<Item = &MemTransfer> + '_ {
+        self.transfer_index
+            .iter()
+            .filter_map(|&i| match &self.profile.records[i as usize] {
+                Record::MemTransfer(t) => Some(t),
+                _ => None,
+            })
     }
 
     /// Index in [`ReportData::programs`] of the program with this id.
@@ -535,7 +608,7 @@ impl ReportData {
                 }
                 s
             }
-            Scope::Run(i) => match self.runs.get(i) {
+            Scope::Run(i) => match self.run(i) {
                 Some(r) => format!(
                     "run #{} of {} (device {}, queue {}, start {}, {})",
                     r.run_id,

@@ -138,41 +138,60 @@ pub type RowRef = (usize, usize);
 
 impl TimelineIndex {
     /// Lays out `runs` and `transfers`; `label(program, kernel)` names a kernel lane.
-    pub fn build(
-        runs: &[KernelRun],
-        transfers: &[MemTransfer],
+    pub fn build<'a>(
+        runs: impl Iterator<Item = (usize, &'a KernelRun)>,
+        transfers: impl Iterator<Item = (usize, &'a MemTransfer)>,
         label: impl Fn(u32, &str) -> String,
     ) -> TimelineIndex {
         let mut lanes: Vec<(LaneKind, Vec<ItemSpan>)> = Vec::new();
-        let mut lookup: HashMap<(u32, &str), usize> = HashMap::new();
-        for (i, r) in runs.iter().enumerate() {
-            let lane = *lookup
-                .entry((r.program, r.kernel.as_str()))
-                .or_insert_with(|| {
-                    lanes.push((
-                        LaneKind::Kernel {
-                            program: r.program,
-                            kernel: r.kernel.clone(),
-                        },
-                        Vec::new(),
-                    ));
-                    lanes.len() - 1
-                });
+        // (program, kernel) -> lane. Most files have few kernels: checking the previous
+        // run's lane, then a short list, is cheaper than hashing every run's name.
+        let mut keys: Vec<(u32, &'a str)> = Vec::new();
+        let mut lookup: HashMap<(u32, &'a str), usize> = HashMap::new();
+        let mut last: Option<usize> = None;
+        for (i, r) in runs {
+            let key = (r.program, r.kernel.as_str());
+            let lane = match last.filter(|&l| keys[l] == key) {
+                Some(l) => l,
+                None => {
+                    let found = if keys.len() <= 16 {
+                        keys.iter().position(|k| *k == key)
+                    } else {
+                        lookup.get(&key).copied()
+                    };
+                    match found {
+                        Some(l) => l,
+                        None => {
+                            keys.push(key);
+                            lookup.insert(key, lanes.len());
+                            lanes.push((
+                                LaneKind::Kernel {
+                                    program: r.program,
+                                    kernel: r.kernel.clone(),
+                                },
+                                Vec::new(),
+                            ));
+                            lanes.len() - 1
+                        }
+                    }
+                }
+            };
+            last = Some(lane);
             lanes[lane].1.push(span(r.start_ns, r.end_ns, i));
         }
-        for dir in [
+        const DIRS: [TransferDirection; 3] = [
             TransferDirection::Write,
             TransferDirection::Read,
             TransferDirection::Copy,
-        ] {
-            let items: Vec<ItemSpan> = transfers
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.direction == dir)
-                .map(|(i, t)| span(t.start_ns, t.end_ns, i))
-                .collect();
+        ];
+        let mut by_dir: [Vec<ItemSpan>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        for (i, t) in transfers {
+            let d = DIRS.iter().position(|&d| d == t.direction).unwrap_or(0);
+            by_dir[d].push(span(t.start_ns, t.end_ns, i));
+        }
+        for (d, items) in by_dir.into_iter().enumerate() {
             if !items.is_empty() {
-                lanes.push((LaneKind::Transfer(dir), items));
+                lanes.push((LaneKind::Transfer(DIRS[d]), items));
             }
         }
 
@@ -283,13 +302,15 @@ mod tests {
 
     #[test]
     fn overlapping_runs_of_one_kernel_get_rows() {
-        let runs = vec![
+        let runs = [
             run("a", 0, 10),
             run("a", 5, 15),
             run("b", 2, 3),
             run("a", 20, 30),
         ];
-        let t = TimelineIndex::build(&runs, &[], |_, k| k.to_string());
+        let t = TimelineIndex::build(runs.iter().enumerate(), [].iter().enumerate(), |_, k| {
+            k.to_string()
+        });
         assert_eq!(t.lanes.len(), 2);
         assert_eq!(t.lanes[0].label, "a");
         assert_eq!(t.lanes[0].rows.len(), 2);
@@ -308,8 +329,10 @@ mod tests {
 
     #[test]
     fn zero_length_runs_are_visible() {
-        let runs = vec![run("a", 7, 7)];
-        let t = TimelineIndex::build(&runs, &[], |_, k| k.to_string());
+        let runs = [run("a", 7, 7)];
+        let t = TimelineIndex::build(runs.iter().enumerate(), [].iter().enumerate(), |_, k| {
+            k.to_string()
+        });
         assert!(t.lanes[0].rows[0].covers(7, 8));
         assert!(!t.lanes[0].rows[0].covers(8, 9));
     }

@@ -129,7 +129,10 @@ fn tmux_switch_tabs_jump_to_stall_open_capture() {
     };
     let s = Session::start("keys", &cmd);
     let screen = s.wait_for(&["Board: fpgacl_a10_ref", "1 Source Code", "vector_add.cl"]);
-    assert!(screen.contains("Global Memory BW (DDR): 25600 MB/s"), "{screen}");
+    assert!(
+        screen.contains("Global Memory BW (DDR): 25600 MB/s"),
+        "{screen}"
+    );
 
     // Next high-stall line: the producer's channel write in pipeline.cl.
     s.send(&["n"]);
@@ -166,7 +169,10 @@ fn tmux_switch_tabs_jump_to_stall_open_capture() {
     s.send(&["Escape"]);
     s.send(&["q"]);
     let screen = s.wait_for(&["EXIT=0"]);
-    assert!(!screen.contains("1 Source Code"), "alternate screen left: {screen}");
+    assert!(
+        !screen.contains("1 Source Code"),
+        "alternate screen left: {screen}"
+    );
     let _ = std::fs::remove_file(&profile);
 }
 

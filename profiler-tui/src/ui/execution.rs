@@ -196,7 +196,9 @@ fn draw_details(frame: &mut Frame, app: &App, area: Rect) {
             })
             .collect(),
         Some(Item::Transfer(i)) => {
-            let tr = &d.transfers[i];
+            let Some(tr) = d.transfer(i) else {
+                return;
+            };
             let rate = if tr.duration_ns() > 0 {
                 format!(
                     "{:.1} MB/s",
@@ -233,7 +235,9 @@ fn draw_details(frame: &mut Frame, app: &App, area: Rect) {
 /// Description of run `i` for the details pane and the text report.
 pub fn run_lines(app: &App, i: usize) -> Vec<String> {
     let d = &app.data;
-    let r = &d.runs[i];
+    let Some(r) = d.run(i) else {
+        return Vec::new();
+    };
     let mut v = vec![
         format!(
             "{}  run #{}  device {}  queue {}   Enter: Source Code with this run's counters",
