@@ -1,0 +1,265 @@
+//! The platform and its emulated FPGA device, and their info queries.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::board::BoardInfo;
+use crate::cl::*;
+use crate::error::CLResult;
+use crate::info::{InfoValue, ObjRef};
+
+/// Default `CL_PLATFORM_NAME` (hosts look for "Intel(R) FPGA SDK for OpenCL(TM)").
+pub const DEFAULT_PLATFORM_NAME: &str = "Intel(R) FPGA SDK for OpenCL(TM) (fpgacl emulator)";
+/// Extensions of the platform.
+pub const PLATFORM_EXTENSIONS: &str = "cl_khr_icd cl_intel_channels";
+/// Extensions of the device.
+pub const DEVICE_EXTENSIONS: &str = "cl_khr_icd cl_khr_byte_addressable_store cl_khr_fp64 \
+cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics \
+cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics \
+cl_khr_int64_base_atomics cl_khr_int64_extended_atomics \
+cl_intel_channels cl_altera_channels cl_intel_fpga_host_pipe";
+/// Version strings.
+pub const PLATFORM_VERSION: &str = concat!("OpenCL 1.2 fpgacl ", env!("CARGO_PKG_VERSION"));
+pub const DEVICE_VERSION: &str = concat!("OpenCL 1.2 fpgacl ", env!("CARGO_PKG_VERSION"));
+pub const DRIVER_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub const VENDOR: &str = "fpgacl (Intel(R) Corporation FPGA emulation)";
+/// `CL_DEVICE_VENDOR_ID`: Intel's PCI vendor id, as the Intel FPGA runtime reports.
+pub const VENDOR_ID: u32 = 0x1172;
+/// Largest pipe packet in bytes.
+pub const PIPE_MAX_PACKET_SIZE: u32 = 1 << 20;
+/// `CL_DEVICE_MEM_BASE_ADDR_ALIGN` in bits (sub-buffer origins are multiples of 1/8 of it).
+pub const MEM_BASE_ADDR_ALIGN_BITS: u32 = 1024;
+/// `CL_DEVICE_MAX_PARAMETER_SIZE` in bytes.
+pub const MAX_PARAMETER_SIZE: usize = 4096;
+
+/// The single fpgacl platform.
+pub struct Platform {
+    pub name: String,
+    pub devices: Vec<Arc<Device>>,
+}
+
+/// An emulated FPGA accelerator.
+pub struct Device {
+    /// Index of the device in `Platform::devices`.
+    pub index: usize,
+    pub board: BoardInfo,
+    pub name: String,
+}
+
+static PLATFORM: OnceLock<Platform> = OnceLock::new();
+
+fn env_nonempty(var: &str) -> Option<String> {
+    std::env::var(var).ok().filter(|s| !s.is_empty())
+}
+
+/// The process-wide platform (created on first use from the environment).
+pub fn platform() -> &'static Platform {
+    PLATFORM.get_or_init(|| {
+        let board = BoardInfo::from_env();
+        let name = env_nonempty("FPGACL_DEVICE_NAME").unwrap_or_else(|| board.device_name());
+        Platform {
+            name: env_nonempty("FPGACL_PLATFORM_NAME")
+                .unwrap_or_else(|| DEFAULT_PLATFORM_NAME.to_string()),
+            devices: vec![Arc::new(Device {
+                index: 0,
+                board,
+                name,
+            })],
+        }
+    })
+}
+
+impl Platform {
+    /// `clGetPlatformInfo`.
+    pub fn info(&self, param: cl_platform_info) -> CLResult<InfoValue> {
+        Ok(match param {
+            CL_PLATFORM_PROFILE => InfoValue::string("FULL_PROFILE"),
+            CL_PLATFORM_VERSION => InfoValue::string(PLATFORM_VERSION),
+            CL_PLATFORM_NAME => InfoValue::string(&self.name),
+            CL_PLATFORM_VENDOR => InfoValue::string(VENDOR),
+            CL_PLATFORM_EXTENSIONS => InfoValue::string(PLATFORM_EXTENSIONS),
+            CL_PLATFORM_HOST_TIMER_RESOLUTION => InfoValue::ulong(1),
+            CL_PLATFORM_ICD_SUFFIX_KHR => InfoValue::string("FPGACL"),
+            _ => return Err(CL_INVALID_VALUE),
+        })
+    }
+
+    /// Devices matching a `cl_device_type` mask (`clGetDeviceIDs`).
+    pub fn devices_of_type(&self, ty: cl_device_type) -> CLResult<Vec<Arc<Device>>> {
+        const KNOWN: cl_device_type = CL_DEVICE_TYPE_DEFAULT
+            | CL_DEVICE_TYPE_CPU
+            | CL_DEVICE_TYPE_GPU
+            | CL_DEVICE_TYPE_ACCELERATOR
+            | CL_DEVICE_TYPE_CUSTOM;
+        if ty != CL_DEVICE_TYPE_ALL && (ty & !KNOWN != 0 || ty == 0) {
+            return Err(CL_INVALID_DEVICE_TYPE);
+        }
+        let found: Vec<_> = self
+            .devices
+            .iter()
+            .filter(|d| ty == CL_DEVICE_TYPE_ALL || d.device_type() & ty != 0)
+            .cloned()
+            .collect();
+        if found.is_empty() {
+            Err(CL_DEVICE_NOT_FOUND)
+        } else {
+            Ok(found)
+        }
+    }
+}
+
+/// `CL_PLATFORM_ICD_SUFFIX_KHR` (cl_khr_icd).
+pub const CL_PLATFORM_ICD_SUFFIX_KHR: cl_uint = 0x0920;
+
+impl Device {
+    /// `CL_DEVICE_TYPE`: the default device of the platform is an accelerator.
+    pub fn device_type(&self) -> cl_device_type {
+        let default = if self.index == 0 {
+            CL_DEVICE_TYPE_DEFAULT
+        } else {
+            0
+        };
+        CL_DEVICE_TYPE_ACCELERATOR | default
+    }
+
+    /// Queue properties the device supports.
+    pub fn queue_properties(&self) -> cl_command_queue_properties {
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+    }
+
+    /// Largest allocation.
+    pub fn max_alloc(&self) -> u64 {
+        self.board.max_mem_alloc_bytes
+    }
+
+    /// `CL_DEVICE_PROFILING_TIMER_RESOLUTION` in ns.
+    pub fn timer_resolution_ns(&self) -> usize {
+        1
+    }
+
+    /// `clGetDeviceInfo` (without the reference count, which the C layer answers).
+    pub fn info(&self, param: cl_device_info) -> CLResult<InfoValue> {
+        let b = &self.board;
+        let wg = b.max_work_group_size;
+        let fp_full = CL_FP_DENORM
+            | CL_FP_INF_NAN
+            | CL_FP_ROUND_TO_NEAREST
+            | CL_FP_ROUND_TO_ZERO
+            | CL_FP_ROUND_TO_INF
+            | CL_FP_FMA;
+        Ok(match param {
+            CL_DEVICE_TYPE => InfoValue::ulong(self.device_type()),
+            CL_DEVICE_VENDOR_ID => InfoValue::uint(VENDOR_ID),
+            CL_DEVICE_MAX_COMPUTE_UNITS => InfoValue::uint(1),
+            CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => InfoValue::uint(3),
+            CL_DEVICE_MAX_WORK_ITEM_SIZES => InfoValue::sizes(&[wg, wg, wg]),
+            CL_DEVICE_MAX_WORK_GROUP_SIZE => InfoValue::size(wg),
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
+                InfoValue::uint(4)
+            }
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => {
+                InfoValue::uint(2)
+            }
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
+            | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT
+            | CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG
+            | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG
+            | CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
+            | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
+            | CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
+            | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => InfoValue::uint(1),
+            // No cl_khr_fp16: `half` is a storage format only.
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+                InfoValue::uint(0)
+            }
+            CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::uint(b.kernel_clock_mhz),
+            CL_DEVICE_ADDRESS_BITS => InfoValue::uint(64),
+            CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::ulong(b.max_mem_alloc_bytes),
+            CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(false),
+            CL_DEVICE_MAX_READ_IMAGE_ARGS
+            | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+            | CL_DEVICE_MAX_SAMPLERS => InfoValue::uint(0),
+            CL_DEVICE_IMAGE2D_MAX_WIDTH
+            | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+            | CL_DEVICE_IMAGE3D_MAX_WIDTH
+            | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+            | CL_DEVICE_IMAGE3D_MAX_DEPTH
+            | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+            | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::size(0),
+            CL_DEVICE_MAX_PARAMETER_SIZE => InfoValue::size(MAX_PARAMETER_SIZE),
+            CL_DEVICE_MEM_BASE_ADDR_ALIGN => InfoValue::uint(MEM_BASE_ADDR_ALIGN_BITS),
+            CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => InfoValue::uint(128),
+            CL_DEVICE_SINGLE_FP_CONFIG => InfoValue::ulong(fp_full),
+            CL_DEVICE_DOUBLE_FP_CONFIG => InfoValue::ulong(fp_full),
+            CL_DEVICE_HALF_FP_CONFIG => InfoValue::ulong(0),
+            // FPGA global memory has no general cache (LSUs may add a private cache).
+            CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => InfoValue::uint(CL_NONE),
+            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => InfoValue::uint(b.mem_width_bytes),
+            CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => InfoValue::ulong(0),
+            CL_DEVICE_GLOBAL_MEM_SIZE => InfoValue::ulong(b.global_mem_bytes),
+            CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => InfoValue::ulong(64 << 10),
+            CL_DEVICE_MAX_CONSTANT_ARGS => InfoValue::uint(8),
+            CL_DEVICE_LOCAL_MEM_TYPE => InfoValue::uint(CL_LOCAL),
+            CL_DEVICE_LOCAL_MEM_SIZE => InfoValue::ulong(b.local_mem_bytes),
+            CL_DEVICE_ERROR_CORRECTION_SUPPORT => InfoValue::bool(false),
+            CL_DEVICE_HOST_UNIFIED_MEMORY => InfoValue::bool(false),
+            CL_DEVICE_PROFILING_TIMER_RESOLUTION => InfoValue::size(self.timer_resolution_ns()),
+            CL_DEVICE_ENDIAN_LITTLE => InfoValue::bool(true),
+            CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
+                InfoValue::bool(true)
+            }
+            CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::ulong(CL_EXEC_KERNEL),
+            CL_DEVICE_QUEUE_PROPERTIES => InfoValue::ulong(self.queue_properties()),
+            CL_DEVICE_BUILT_IN_KERNELS => InfoValue::string(""),
+            CL_DEVICE_PLATFORM => InfoValue::object(ObjRef::Platform),
+            CL_DEVICE_NAME => InfoValue::string(&self.name),
+            CL_DEVICE_VENDOR => InfoValue::string(VENDOR),
+            CL_DRIVER_VERSION => InfoValue::string(DRIVER_VERSION),
+            CL_DEVICE_PROFILE => InfoValue::string("FULL_PROFILE"),
+            CL_DEVICE_VERSION => InfoValue::string(DEVICE_VERSION),
+            CL_DEVICE_OPENCL_C_VERSION => InfoValue::string("OpenCL C 1.2 fpgacl"),
+            CL_DEVICE_EXTENSIONS => InfoValue::string(DEVICE_EXTENSIONS),
+            CL_DEVICE_PRINTF_BUFFER_SIZE => InfoValue::size(1 << 20),
+            CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => InfoValue::bool(true),
+            CL_DEVICE_PARENT_DEVICE => InfoValue::null_object(),
+            CL_DEVICE_PARTITION_MAX_SUB_DEVICES => InfoValue::uint(0),
+            CL_DEVICE_PARTITION_PROPERTIES | CL_DEVICE_PARTITION_TYPE => {
+                InfoValue::isize_list(&[0])
+            }
+            CL_DEVICE_PARTITION_AFFINITY_DOMAIN => InfoValue::ulong(0),
+            // OpenCL 2.x queries FPGA hosts make (pipes).
+            CL_DEVICE_MAX_PIPE_ARGS => InfoValue::uint(16),
+            CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => InfoValue::uint(1),
+            CL_DEVICE_PIPE_MAX_PACKET_SIZE => InfoValue::uint(PIPE_MAX_PACKET_SIZE),
+            _ => return Err(CL_INVALID_VALUE),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn platform_and_device_names_follow_fpga_conventions() {
+        let p = platform();
+        assert!(
+            p.name.contains("Intel(R) FPGA SDK for OpenCL(TM)")
+                || std::env::var("FPGACL_PLATFORM_NAME").is_ok()
+        );
+        let d = &p.devices[0];
+        assert!(d.name.contains(" : "));
+        assert_eq!(
+            p.devices_of_type(CL_DEVICE_TYPE_ACCELERATOR).unwrap().len(),
+            1
+        );
+        assert_eq!(
+            p.devices_of_type(CL_DEVICE_TYPE_GPU).err(),
+            Some(CL_DEVICE_NOT_FOUND)
+        );
+        assert_eq!(
+            p.devices_of_type(1 << 40).err(),
+            Some(CL_INVALID_DEVICE_TYPE)
+        );
+        assert!(d.info(0x7fff).is_err());
+    }
+}

@@ -1,0 +1,282 @@
+//! Events: execution status, profiling timestamps, callbacks, waiting, user events.
+//!
+//! Status only moves forward: `CL_QUEUED (3) -> CL_SUBMITTED (2) -> CL_RUNNING (1) ->
+//! CL_COMPLETE (0)`, or to a negative error code, which is terminal too. Reaching a terminal
+//! status wakes waiters, runs the callbacks registered for every status not yet reported, and
+//! releases the commands that wait on the event (see [`crate::queue`]).
+
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+use parking_lot::{Condvar, Mutex};
+
+use crate::cl::*;
+use crate::clock::now_ns;
+use crate::context::Context;
+use crate::error::CLResult;
+use crate::info::{InfoValue, ObjRef};
+use crate::queue::{Command, Queue};
+
+/// A callback registered with `clSetEventCallback`, bound to its event handle and user data;
+/// it receives the status it reports.
+pub type EventCallback = Box<dyn FnOnce(cl_int) + Send>;
+
+/// Index of each timestamp in [`EventState::times`].
+const T_QUEUED: usize = 0;
+const T_SUBMIT: usize = 1;
+const T_START: usize = 2;
+const T_END: usize = 3;
+
+struct EventState {
+    status: cl_int,
+    times: [u64; 4],
+    callbacks: Vec<(cl_int, EventCallback)>,
+    /// Commands whose dependency count includes this event.
+    dependents: Vec<Arc<Command>>,
+}
+
+/// An OpenCL event: the status of one command, or a user event.
+pub struct Event {
+    pub context: Arc<Context>,
+    /// The queue of the command; `None` for user events.
+    pub queue: Option<Arc<Queue>>,
+    pub command_type: cl_command_type,
+    profiling: bool,
+    state: Mutex<EventState>,
+    cond: Condvar,
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Event")
+            .field("command_type", &self.command_type)
+            .field("status", &self.status())
+            .finish()
+    }
+}
+
+thread_local! {
+    /// Dependency notifications waiting to be delivered on this thread. Delivering them from a
+    /// loop (instead of recursively) keeps long chains of failing commands off the stack.
+    static PENDING_NOTIFY: RefCell<Vec<(Arc<Command>, bool)>> = const { RefCell::new(Vec::new()) };
+    static NOTIFYING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn notify_dependents(list: Vec<Arc<Command>>, failed: bool) {
+    if list.is_empty() {
+        return;
+    }
+    PENDING_NOTIFY.with(|p| p.borrow_mut().extend(list.into_iter().map(|c| (c, failed))));
+    if NOTIFYING.with(|n| n.replace(true)) {
+        return; // an outer frame on this thread is delivering
+    }
+    loop {
+        let next = PENDING_NOTIFY.with(|p| p.borrow_mut().pop());
+        match next {
+            Some((cmd, failed)) => cmd.dependency_done(failed),
+            None => break,
+        }
+    }
+    NOTIFYING.with(|n| n.set(false));
+}
+
+impl Event {
+    /// A command event in `CL_QUEUED` state.
+    pub(crate) fn new_command(queue: &Arc<Queue>, command_type: cl_command_type) -> Arc<Self> {
+        Arc::new(Event {
+            context: queue.context.clone(),
+            profiling: queue.profiling(),
+            queue: Some(queue.clone()),
+            command_type,
+            state: Mutex::new(EventState {
+                status: CL_QUEUED,
+                times: [now_ns(), 0, 0, 0],
+                callbacks: Vec::new(),
+                dependents: Vec::new(),
+            }),
+            cond: Condvar::new(),
+        })
+    }
+
+    /// `clCreateUserEvent`: a user event in `CL_SUBMITTED` state.
+    pub fn new_user(context: &Arc<Context>) -> Arc<Self> {
+        Arc::new(Event {
+            context: context.clone(),
+            queue: None,
+            command_type: CL_COMMAND_USER,
+            profiling: false,
+            state: Mutex::new(EventState {
+                status: CL_SUBMITTED,
+                times: [0; 4],
+                callbacks: Vec::new(),
+                dependents: Vec::new(),
+            }),
+            cond: Condvar::new(),
+        })
+    }
+
+    /// Whether this is a user event.
+    pub fn is_user(&self) -> bool {
+        self.queue.is_none()
+    }
+
+    /// Current execution status.
+    pub fn status(&self) -> cl_int {
+        self.state.lock().status
+    }
+
+    /// Whether the status is terminal (complete or an error).
+    pub fn is_done(&self) -> bool {
+        self.status() <= CL_COMPLETE
+    }
+
+    /// Moves the status forward to `status` (ignored if it is not a step forward) and does
+    /// everything that follows from it.
+    pub(crate) fn set_status(&self, status: cl_int) {
+        let (callbacks, dependents) = {
+            let mut st = self.state.lock();
+            if st.status <= CL_COMPLETE || status >= st.status {
+                return;
+            }
+            let now = now_ns();
+            let from = match st.status {
+                CL_QUEUED => T_SUBMIT,
+                CL_SUBMITTED => T_START,
+                _ => T_END,
+            };
+            let to = match status {
+                CL_SUBMITTED => T_SUBMIT,
+                CL_RUNNING => T_START,
+                _ => T_END,
+            };
+            // Fill skipped steps too so QUEUED <= SUBMIT <= START <= END always holds.
+            for t in from..=to {
+                st.times[t] = now.max(st.times[t.saturating_sub(1)]);
+            }
+            st.status = status;
+            let mut fire = Vec::new();
+            let mut i = 0;
+            while i < st.callbacks.len() {
+                if status <= st.callbacks[i].0 {
+                    fire.push(st.callbacks.swap_remove(i));
+                } else {
+                    i += 1;
+                }
+            }
+            let deps = if status <= CL_COMPLETE {
+                std::mem::take(&mut st.dependents)
+            } else {
+                Vec::new()
+            };
+            (fire, deps)
+        };
+        if status <= CL_COMPLETE {
+            self.cond.notify_all();
+        }
+        for (trigger, cb) in callbacks {
+            cb(if status < 0 { status } else { trigger });
+        }
+        notify_dependents(dependents, status < 0);
+    }
+
+    /// Registers `cmd` to be told when this event ends. Returns `Some(failed)` instead when
+    /// the event has already ended.
+    pub(crate) fn add_dependent(&self, cmd: &Arc<Command>) -> Option<bool> {
+        let mut st = self.state.lock();
+        if st.status <= CL_COMPLETE {
+            Some(st.status < 0)
+        } else {
+            st.dependents.push(cmd.clone());
+            None
+        }
+    }
+
+    /// `clSetEventCallback`. `trigger` is `CL_SUBMITTED`, `CL_RUNNING` or `CL_COMPLETE`.
+    pub fn add_callback(&self, trigger: cl_int, cb: EventCallback) -> CLResult<()> {
+        if !matches!(trigger, CL_SUBMITTED | CL_RUNNING | CL_COMPLETE) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let status = {
+            let mut st = self.state.lock();
+            if st.status > trigger {
+                st.callbacks.push((trigger, cb));
+                return Ok(());
+            }
+            st.status
+        };
+        cb(if status < 0 { status } else { trigger });
+        Ok(())
+    }
+
+    /// `clSetUserEventStatus`.
+    pub fn set_user_status(&self, status: cl_int) -> CLResult<()> {
+        if !self.is_user() {
+            return Err(CL_INVALID_EVENT);
+        }
+        if status > CL_COMPLETE {
+            return Err(CL_INVALID_VALUE);
+        }
+        if self.status() <= CL_COMPLETE {
+            return Err(CL_INVALID_OPERATION);
+        }
+        self.set_status(status);
+        Ok(())
+    }
+
+    /// Blocks until the event ends; returns its final status.
+    pub fn wait(&self) -> cl_int {
+        let mut st = self.state.lock();
+        while st.status > CL_COMPLETE {
+            self.cond.wait(&mut st);
+        }
+        st.status
+    }
+
+    /// `clGetEventProfilingInfo`.
+    pub fn profiling_info(&self, param: cl_profiling_info) -> CLResult<u64> {
+        let idx = match param {
+            CL_PROFILING_COMMAND_QUEUED => T_QUEUED,
+            CL_PROFILING_COMMAND_SUBMIT => T_SUBMIT,
+            CL_PROFILING_COMMAND_START => T_START,
+            CL_PROFILING_COMMAND_END | CL_PROFILING_COMMAND_COMPLETE => T_END,
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        let st = self.state.lock();
+        if !self.profiling || st.status != CL_COMPLETE {
+            return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
+        }
+        Ok(st.times[idx])
+    }
+
+    /// `clGetEventInfo` (without the reference count).
+    pub fn info(&self, param: cl_event_info) -> CLResult<InfoValue> {
+        Ok(match param {
+            CL_EVENT_COMMAND_QUEUE => InfoValue::Object(self.queue.clone().map(ObjRef::Queue)),
+            CL_EVENT_CONTEXT => InfoValue::object(ObjRef::Context(self.context.clone())),
+            CL_EVENT_COMMAND_TYPE => InfoValue::uint(self.command_type),
+            CL_EVENT_COMMAND_EXECUTION_STATUS => InfoValue::int(self.status()),
+            _ => return Err(CL_INVALID_VALUE),
+        })
+    }
+}
+
+/// `clWaitForEvents`: all events must share a context; returns
+/// `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST` if any of them ended in error.
+pub fn wait_for_events(events: &[Arc<Event>]) -> CLResult<()> {
+    let first = events.first().ok_or(CL_INVALID_VALUE)?;
+    if events
+        .iter()
+        .any(|e| !Arc::ptr_eq(&e.context, &first.context))
+    {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let mut failed = false;
+    for e in events {
+        failed |= e.wait() < 0;
+    }
+    if failed {
+        Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,251 @@
+//! `clEnqueueNDRangeKernel` / `clEnqueueTask`: validation of the work sizes and the command
+//! that runs a kernel on the device model.
+
+use std::sync::{Arc, OnceLock};
+
+use fpgacl_kernel_compiler::ir::Module;
+
+use crate::cl::*;
+use crate::error::{check, CLResult};
+use crate::event::Event;
+use crate::memory::ops::finish_blocking;
+use crate::program::kernel::{ArgValue, Kernel};
+use crate::queue::{CommandOrder, Queue};
+
+/// Everything the device needs to run one kernel launch. Argument values are a snapshot taken
+/// at enqueue time (later `clSetKernelArg` calls do not affect it) and keep their memory
+/// objects alive until the command ends.
+#[derive(Clone)]
+pub struct Launch {
+    pub module: Arc<Module>,
+    /// Index of the kernel in `module.kernels`.
+    pub kernel_index: usize,
+    pub work_dim: u32,
+    pub global_offset: [usize; 3],
+    pub global_size: [usize; 3],
+    pub local_size: [usize; 3],
+    pub args: Vec<ArgValue>,
+    /// `CL_COMMAND_TASK` or `CL_COMMAND_NDRANGE_KERNEL`.
+    pub command_type: cl_command_type,
+}
+
+/// Runs kernel launches (implemented over the device model).
+pub trait KernelExecutor: Send + Sync {
+    /// Runs one launch to completion on the calling (queue worker) thread. An error ends the
+    /// command's event with that (negative) status.
+    fn run(&self, launch: &Launch) -> CLResult<()>;
+}
+
+static EXECUTOR: OnceLock<Box<dyn KernelExecutor>> = OnceLock::new();
+
+/// Installs the kernel executor (once per process).
+pub fn set_executor(e: Box<dyn KernelExecutor>) -> bool {
+    EXECUTOR.set(e).is_ok()
+}
+
+fn run_launch(launch: &Launch) -> CLResult<()> {
+    match EXECUTOR.get() {
+        Some(e) => e.run(launch),
+        None => Err(CL_OUT_OF_RESOURCES),
+    }
+}
+
+/// Validated work sizes of a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkSizes {
+    pub offset: [usize; 3],
+    pub global: [usize; 3],
+    pub local: [usize; 3],
+}
+
+/// Checks an NDRange against the kernel's attributes and the device limits, and chooses a
+/// local size when none is given.
+pub fn check_work_sizes(
+    work_dim: u32,
+    offset: Option<&[usize]>,
+    global: Option<&[usize]>,
+    local: Option<&[usize]>,
+    reqd: Option<[u32; 3]>,
+    max_wg: usize,
+    max_item: usize,
+) -> CLResult<WorkSizes> {
+    check((1..=3).contains(&work_dim), CL_INVALID_WORK_DIMENSION)?;
+    let d = work_dim as usize;
+    let global = global.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+    let mut ws = WorkSizes {
+        offset: [0; 3],
+        global: [1; 3],
+        local: [1; 3],
+    };
+    for i in 0..d {
+        check(global[i] != 0, CL_INVALID_GLOBAL_WORK_SIZE)?;
+        ws.global[i] = global[i];
+        if let Some(o) = offset {
+            ws.offset[i] = o[i];
+        }
+        check(
+            ws.offset[i].checked_add(ws.global[i]).is_some(),
+            CL_INVALID_GLOBAL_OFFSET,
+        )?;
+    }
+    match local {
+        Some(l) => {
+            for i in 0..d {
+                check(l[i] != 0, CL_INVALID_WORK_GROUP_SIZE)?;
+                check(l[i] <= max_item, CL_INVALID_WORK_ITEM_SIZE)?;
+                check(ws.global[i] % l[i] == 0, CL_INVALID_WORK_GROUP_SIZE)?;
+                ws.local[i] = l[i];
+            }
+            if let Some(r) = reqd {
+                for i in 0..3 {
+                    check(ws.local[i] == r[i] as usize, CL_INVALID_WORK_GROUP_SIZE)?;
+                }
+            }
+        }
+        None => {
+            if let Some(r) = reqd {
+                for i in 0..3 {
+                    ws.local[i] = r[i] as usize;
+                    check(
+                        ws.local[i] != 0 && ws.global[i] % ws.local[i] == 0,
+                        CL_INVALID_WORK_GROUP_SIZE,
+                    )?;
+                }
+            } else {
+                // Largest divisor of each dimension that keeps the group within the limit.
+                let mut budget = max_wg;
+                for i in 0..d {
+                    let g = ws.global[i];
+                    let mut best = 1;
+                    let cap = budget.min(max_item).min(g);
+                    for cand in (1..=cap).rev() {
+                        if g % cand == 0 {
+                            best = cand;
+                            break;
+                        }
+                    }
+                    ws.local[i] = best;
+                    budget /= best;
+                }
+            }
+        }
+    }
+    let total: usize = ws.local.iter().product();
+    check(total <= max_wg, CL_INVALID_WORK_GROUP_SIZE)?;
+    Ok(ws)
+}
+
+/// `clEnqueueNDRangeKernel` (and `clEnqueueTask` with `work_dim` 1 and sizes 1).
+#[allow(clippy::too_many_arguments)]
+pub fn enqueue_kernel(
+    q: &Arc<Queue>,
+    k: &Arc<Kernel>,
+    command_type: cl_command_type,
+    work_dim: u32,
+    offset: Option<&[usize]>,
+    global: Option<&[usize]>,
+    local: Option<&[usize]>,
+    wait: &[Arc<Event>],
+) -> CLResult<Arc<Event>> {
+    check(
+        Arc::ptr_eq(&q.context, &k.program.context),
+        CL_INVALID_CONTEXT,
+    )?;
+    check(
+        k.program.devices.iter().any(|d| d.index == q.device.index),
+        CL_INVALID_PROGRAM_EXECUTABLE,
+    )?;
+    let f = k.function();
+    let ws = check_work_sizes(
+        work_dim,
+        offset,
+        global,
+        local,
+        f.attrs.reqd_work_group_size,
+        k.max_work_group_size(&q.device),
+        q.device.board.max_work_group_size,
+    )?;
+    let args = k.arg_values()?;
+    check(
+        k.local_mem_size() <= q.device.board.local_mem_bytes,
+        CL_OUT_OF_RESOURCES,
+    )?;
+    let launch = Launch {
+        module: k.module.clone(),
+        kernel_index: k.index,
+        work_dim,
+        global_offset: ws.offset,
+        global_size: ws.global,
+        local_size: ws.local,
+        args,
+        command_type,
+    };
+    let ctx = q.context.clone();
+    let name = f.name.clone();
+    let ev = q.enqueue(
+        command_type,
+        wait,
+        CommandOrder::Normal,
+        Some(Box::new(move || {
+            let r = run_launch(&launch);
+            if let Err(code) = r {
+                ctx.report_error(&format!("fpgacl: kernel '{name}' failed with error {code}"));
+            }
+            r
+        })),
+    )?;
+    finish_blocking(ev, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_size_rules() {
+        let g = [64usize, 4, 1];
+        let ok = check_work_sizes(2, None, Some(&g), Some(&[8, 2, 1]), None, 256, 256).unwrap();
+        assert_eq!(ok.local, [8, 2, 1]);
+        assert_eq!(
+            check_work_sizes(0, None, Some(&g), None, None, 256, 256),
+            Err(CL_INVALID_WORK_DIMENSION)
+        );
+        assert_eq!(
+            check_work_sizes(1, None, None, None, None, 256, 256),
+            Err(CL_INVALID_GLOBAL_WORK_SIZE)
+        );
+        assert_eq!(
+            check_work_sizes(1, None, Some(&[0]), None, None, 256, 256),
+            Err(CL_INVALID_GLOBAL_WORK_SIZE)
+        );
+        assert_eq!(
+            check_work_sizes(1, None, Some(&[64]), Some(&[7]), None, 256, 256),
+            Err(CL_INVALID_WORK_GROUP_SIZE)
+        );
+        assert_eq!(
+            check_work_sizes(2, None, Some(&g), Some(&[64, 4]), None, 128, 256),
+            Err(CL_INVALID_WORK_GROUP_SIZE)
+        );
+        assert_eq!(
+            check_work_sizes(1, None, Some(&[512]), Some(&[512]), None, 1024, 256),
+            Err(CL_INVALID_WORK_ITEM_SIZE)
+        );
+        assert_eq!(
+            check_work_sizes(1, Some(&[usize::MAX]), Some(&[2]), None, None, 256, 256),
+            Err(CL_INVALID_GLOBAL_OFFSET)
+        );
+        // reqd_work_group_size must match, and is used when no local size is given
+        assert_eq!(
+            check_work_sizes(1, None, Some(&[64]), Some(&[8]), Some([16, 1, 1]), 256, 256),
+            Err(CL_INVALID_WORK_GROUP_SIZE)
+        );
+        let r = check_work_sizes(1, None, Some(&[64]), None, Some([16, 1, 1]), 256, 256).unwrap();
+        assert_eq!(r.local, [16, 1, 1]);
+        // chosen local sizes divide the global size and respect the limit
+        let c = check_work_sizes(3, None, Some(&[100, 30, 7]), None, None, 64, 64).unwrap();
+        for i in 0..3 {
+            assert_eq!(c.global[i] % c.local[i], 0);
+        }
+        assert!(c.local.iter().product::<usize>() <= 64);
+    }
+}

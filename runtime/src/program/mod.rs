@@ -1,0 +1,429 @@
+//! Programs: sources or binaries, builds (compile, link), build logs and kernels.
+
+pub mod compiler;
+pub mod kernel;
+pub mod launch;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use fpgacl_kernel_compiler::ir::Module;
+use fpgacl_kernel_compiler::SourceFile;
+use parking_lot::Mutex;
+
+use crate::cl::*;
+use crate::context::Context;
+use crate::device::Device;
+use crate::error::{check, CLResult};
+use crate::info::{InfoValue, ObjRef};
+
+pub use kernel::{ArgValue, Kernel};
+
+/// Build state of a program (one device per context here, so one state per program).
+#[derive(Clone)]
+pub struct BuildState {
+    pub status: cl_build_status,
+    pub options: String,
+    pub log: String,
+    pub binary_type: cl_program_binary_type,
+    pub module: Option<Arc<Module>>,
+}
+
+/// An OpenCL program.
+pub struct Program {
+    pub context: Arc<Context>,
+    pub devices: Vec<Arc<Device>>,
+    /// Source files (one per string given to `clCreateProgramWithSource`, or the inputs of a
+    /// link); empty for a program created from a binary.
+    pub sources: Vec<SourceFile>,
+    /// Embedded headers given to `clCompileProgram` (include name, text).
+    headers: Mutex<Vec<SourceFile>>,
+    state: Mutex<BuildState>,
+    building: Mutex<()>,
+    /// Number of kernel objects alive (a program with kernels cannot be rebuilt).
+    pub(crate) kernels: AtomicUsize,
+}
+
+fn default_state() -> BuildState {
+    BuildState {
+        status: CL_BUILD_NONE,
+        options: String::new(),
+        log: String::new(),
+        binary_type: CL_PROGRAM_BINARY_TYPE_NONE,
+        module: None,
+    }
+}
+
+/// Options understood by the runtime itself (removed before the compiler sees them).
+fn split_options(options: &str) -> (String, bool) {
+    let mut library = false;
+    let rest: Vec<&str> = options
+        .split_whitespace()
+        .filter(|o| {
+            if *o == "-create-library" {
+                library = true;
+                false
+            } else {
+                !matches!(*o, "-enable-link-options")
+            }
+        })
+        .collect();
+    (rest.join(" "), library)
+}
+
+impl Program {
+    /// `clCreateProgramWithSource`.
+    pub fn with_source(context: &Arc<Context>, strings: Vec<String>) -> CLResult<Arc<Self>> {
+        check(!strings.is_empty(), CL_INVALID_VALUE)?;
+        let sources = strings
+            .into_iter()
+            .enumerate()
+            .map(|(i, text)| SourceFile {
+                name: if i == 0 {
+                    "<source>".to_string()
+                } else {
+                    format!("<source {i}>")
+                },
+                text,
+            })
+            .collect();
+        Ok(Arc::new(Program {
+            context: context.clone(),
+            devices: context.devices.clone(),
+            sources,
+            headers: Mutex::new(Vec::new()),
+            state: Mutex::new(default_state()),
+            building: Mutex::new(()),
+            kernels: AtomicUsize::new(0),
+        }))
+    }
+
+    /// `clCreateProgramWithBinary`: one binary per device. Returns the program and the
+    /// per-device binary status; any invalid binary fails the call with `CL_INVALID_BINARY`
+    /// (the statuses say which).
+    pub fn with_binaries(
+        context: &Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        binaries: &[&[u8]],
+    ) -> (CLResult<Arc<Self>>, Vec<cl_int>) {
+        let mut statuses = Vec::with_capacity(binaries.len());
+        let mut loaded = None;
+        for b in binaries {
+            match (!b.is_empty()).then(|| compiler::read_binary(b)).flatten() {
+                Some(m) => {
+                    statuses.push(CL_SUCCESS);
+                    loaded.get_or_insert(m);
+                }
+                None => statuses.push(CL_INVALID_BINARY),
+            }
+        }
+        if statuses.iter().any(|s| *s != CL_SUCCESS) {
+            return (Err(CL_INVALID_BINARY), statuses);
+        }
+        let Some((module, options)) = loaded else {
+            return (Err(CL_INVALID_VALUE), statuses);
+        };
+        let prog = Program {
+            context: context.clone(),
+            devices,
+            sources: module.sources.files.clone(),
+            headers: Mutex::new(Vec::new()),
+            state: Mutex::new(BuildState {
+                status: CL_BUILD_NONE,
+                options,
+                log: String::new(),
+                binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                module: Some(module),
+            }),
+            building: Mutex::new(()),
+            kernels: AtomicUsize::new(0),
+        };
+        (Ok(Arc::new(prog)), statuses)
+    }
+
+    /// Current build state.
+    pub fn state(&self) -> BuildState {
+        self.state.lock().clone()
+    }
+
+    /// The built module, if the program is executable.
+    pub fn module(&self) -> Option<Arc<Module>> {
+        let st = self.state.lock();
+        if st.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+            st.module.clone()
+        } else {
+            None
+        }
+    }
+
+    /// Checks that `devices` (from a device list argument) belong to the program.
+    pub fn check_devices(&self, devices: &[Arc<Device>]) -> CLResult<()> {
+        for d in devices {
+            check(
+                self.devices.iter().any(|p| p.index == d.index),
+                CL_INVALID_DEVICE,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn begin_build(&self) -> CLResult<parking_lot::MutexGuard<'_, ()>> {
+        if self.kernels.load(Ordering::SeqCst) > 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        self.building.try_lock().ok_or(CL_INVALID_OPERATION)
+    }
+
+    fn run_compiler(&self, options: &str) -> CLResult<compiler::Built> {
+        let headers = self.headers.lock().clone();
+        let mut opts = options.to_string();
+        let _dir = if headers.is_empty() {
+            None
+        } else {
+            let dir = HeaderDir::write(&headers).map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+            opts = format!("{opts} -I {}", dir.path.display());
+            Some(dir)
+        };
+        compiler::build(&self.sources, &opts).map_err(|e| match e {
+            compiler::BuildFailure::InvalidOptions(_) => CL_INVALID_BUILD_OPTIONS,
+        })
+    }
+
+    /// `clBuildProgram`.
+    pub fn build(&self, options: &str) -> CLResult<()> {
+        let _guard = self.begin_build()?;
+        let (options, _) = split_options(options);
+        let from_binary = self.sources.is_empty()
+            || (self.state.lock().binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                && self.state.lock().status == CL_BUILD_NONE);
+        if from_binary {
+            let mut st = self.state.lock();
+            st.status = CL_BUILD_SUCCESS;
+            st.log = String::new();
+            return Ok(());
+        }
+        self.state.lock().status = CL_BUILD_IN_PROGRESS;
+        let built = self.run_compiler(&options);
+        let mut st = self.state.lock();
+        st.options = options;
+        match built {
+            Err(code) => {
+                st.status = CL_BUILD_ERROR;
+                st.log = "invalid build options\n".into();
+                Err(code)
+            }
+            Ok(b) => {
+                st.log = b.log;
+                match b.module {
+                    Some(m) => {
+                        st.status = CL_BUILD_SUCCESS;
+                        st.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                        st.module = Some(m);
+                        Ok(())
+                    }
+                    None => {
+                        st.status = CL_BUILD_ERROR;
+                        st.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+                        st.module = None;
+                        Err(CL_BUILD_PROGRAM_FAILURE)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `clCompileProgram`: checks the sources (with the embedded headers) and keeps them for
+    /// `clLinkProgram`.
+    pub fn compile(&self, options: &str, headers: Vec<SourceFile>) -> CLResult<()> {
+        let _guard = self.begin_build()?;
+        check(!self.sources.is_empty(), CL_INVALID_OPERATION)?;
+        *self.headers.lock() = headers;
+        let (options, _) = split_options(options);
+        self.state.lock().status = CL_BUILD_IN_PROGRESS;
+        let built = self.run_compiler(&options);
+        let mut st = self.state.lock();
+        st.options = options;
+        match built {
+            Err(code) => {
+                st.status = CL_BUILD_ERROR;
+                Err(if code == CL_INVALID_BUILD_OPTIONS {
+                    CL_INVALID_COMPILER_OPTIONS
+                } else {
+                    code
+                })
+            }
+            Ok(b) => {
+                st.log = b.log;
+                if b.module.is_some() {
+                    st.status = CL_BUILD_SUCCESS;
+                    st.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                    st.module = b.module;
+                    Ok(())
+                } else {
+                    st.status = CL_BUILD_ERROR;
+                    Err(CL_COMPILE_PROGRAM_FAILURE)
+                }
+            }
+        }
+    }
+
+    /// `clLinkProgram`: a new program built from the sources of compiled programs. Returns
+    /// the program even when linking fails (with its log), and the error.
+    pub fn link(
+        context: &Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        options: &str,
+        inputs: &[Arc<Program>],
+    ) -> CLResult<(Arc<Program>, CLResult<()>)> {
+        check(!inputs.is_empty(), CL_INVALID_VALUE)?;
+        let mut sources = Vec::new();
+        let mut headers = Vec::new();
+        for p in inputs {
+            check(Arc::ptr_eq(&p.context, context), CL_INVALID_CONTEXT)?;
+            let st = p.state.lock();
+            check(
+                matches!(
+                    st.binary_type,
+                    CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT | CL_PROGRAM_BINARY_TYPE_LIBRARY
+                ),
+                CL_INVALID_OPERATION,
+            )?;
+            sources.extend(p.sources.iter().cloned());
+            headers.extend(p.headers.lock().iter().cloned());
+        }
+        let (opts, library) = split_options(options);
+        let prog = Arc::new(Program {
+            context: context.clone(),
+            devices,
+            sources,
+            headers: Mutex::new(headers),
+            state: Mutex::new(default_state()),
+            building: Mutex::new(()),
+            kernels: AtomicUsize::new(0),
+        });
+        let built = prog.run_compiler(&opts);
+        let result = {
+            let mut st = prog.state.lock();
+            st.options = options.to_string();
+            match built {
+                Err(_) => return Err(CL_INVALID_LINKER_OPTIONS),
+                Ok(b) => {
+                    st.log = b.log;
+                    match b.module {
+                        Some(m) => {
+                            st.status = CL_BUILD_SUCCESS;
+                            st.binary_type = if library {
+                                CL_PROGRAM_BINARY_TYPE_LIBRARY
+                            } else {
+                                CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                            };
+                            st.module = Some(m);
+                            Ok(())
+                        }
+                        None => {
+                            st.status = CL_BUILD_ERROR;
+                            Err(CL_LINK_PROGRAM_FAILURE)
+                        }
+                    }
+                }
+            }
+        };
+        Ok((prog, result))
+    }
+
+    /// The `.aocx` bytes of an executable program (empty otherwise).
+    pub fn binary(&self) -> Vec<u8> {
+        let st = self.state.lock();
+        match &st.module {
+            Some(m) => compiler::write_binary(m, &st.options),
+            None => Vec::new(),
+        }
+    }
+
+    fn kernel_names(&self) -> CLResult<Vec<String>> {
+        let m = self.module().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        Ok(m.kernels.iter().map(|k| k.name.clone()).collect())
+    }
+
+    /// `clGetProgramInfo` (without the reference count).
+    pub fn info(&self, param: cl_program_info) -> CLResult<InfoValue> {
+        Ok(match param {
+            CL_PROGRAM_CONTEXT => InfoValue::object(ObjRef::Context(self.context.clone())),
+            CL_PROGRAM_NUM_DEVICES => InfoValue::uint(self.devices.len() as u32),
+            CL_PROGRAM_DEVICES => InfoValue::Objects(
+                self.devices
+                    .iter()
+                    .map(|d| ObjRef::Device(d.clone()))
+                    .collect(),
+            ),
+            CL_PROGRAM_SOURCE => {
+                let text: String = self.sources.iter().map(|s| s.text.as_str()).collect();
+                InfoValue::string(&text)
+            }
+            CL_PROGRAM_BINARY_SIZES => {
+                let n = self.binary().len();
+                InfoValue::sizes(&vec![n; self.devices.len()])
+            }
+            CL_PROGRAM_BINARIES => {
+                let b = self.binary();
+                InfoValue::Binaries(vec![b; self.devices.len()])
+            }
+            CL_PROGRAM_NUM_KERNELS => InfoValue::size(self.kernel_names()?.len()),
+            CL_PROGRAM_KERNEL_NAMES => InfoValue::string(&self.kernel_names()?.join(";")),
+            CL_PROGRAM_IL => InfoValue::Bytes(Vec::new()),
+            CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+                InfoValue::bool(false)
+            }
+            _ => return Err(CL_INVALID_VALUE),
+        })
+    }
+
+    /// `clGetProgramBuildInfo`.
+    pub fn build_info(&self, param: cl_program_build_info) -> CLResult<InfoValue> {
+        let st = self.state.lock();
+        Ok(match param {
+            CL_PROGRAM_BUILD_STATUS => InfoValue::int(st.status),
+            CL_PROGRAM_BUILD_OPTIONS => InfoValue::string(&st.options),
+            CL_PROGRAM_BUILD_LOG => InfoValue::string(&st.log),
+            CL_PROGRAM_BINARY_TYPE => InfoValue::uint(st.binary_type),
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => InfoValue::size(0),
+            _ => return Err(CL_INVALID_VALUE),
+        })
+    }
+}
+
+/// A temporary folder holding embedded headers for one compilation.
+struct HeaderDir {
+    path: std::path::PathBuf,
+}
+
+impl HeaderDir {
+    fn write(headers: &[SourceFile]) -> std::io::Result<Self> {
+        static SERIAL: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "fpgacl-headers-{}-{}",
+            std::process::id(),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path)?;
+        let dir = HeaderDir { path };
+        for h in headers {
+            let rel = std::path::Path::new(&h.name);
+            if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {
+                continue;
+            }
+            let file = dir.path.join(rel);
+            if let Some(parent) = file.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(file, &h.text)?;
+        }
+        Ok(dir)
+    }
+}
+
+impl Drop for HeaderDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}

@@ -1,0 +1,299 @@
+//! Command queues and the command scheduler.
+//!
+//! Every enqueued command becomes a [`Command`] with a dependency count: the events of its
+//! wait list plus the queue's own ordering (the previous command of an in-order queue, the
+//! last barrier of an out-of-order queue, or every earlier command for a marker/barrier
+//! without a wait list). When the count reaches zero the command is `CL_SUBMITTED` and handed
+//! to the queue's worker threads, which run it (`CL_RUNNING`) and end its event
+//! (`CL_COMPLETE` or a negative code). If a dependency ended in error, the command does not
+//! run and its event gets `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`, which propagates.
+//!
+//! An in-order queue has one worker thread. An out-of-order queue starts a new worker whenever
+//! a ready command finds none idle, so ready commands always run concurrently (kernels that
+//! talk through channels must). Different queues have different workers, so their commands
+//! overlap.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
+
+use crossbeam::channel::{unbounded, Receiver, Sender};
+use parking_lot::Mutex;
+
+use crate::cl::*;
+use crate::context::Context;
+use crate::device::Device;
+use crate::error::CLResult;
+use crate::event::Event;
+use crate::info::{InfoValue, ObjRef};
+
+/// The work of a command, run on a worker thread. An error ends the event with that code.
+pub type Work = Box<dyn FnOnce() -> CLResult<()> + Send>;
+
+/// How a command orders itself against the other commands of its queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ordering_ {
+    /// An ordinary command.
+    Normal,
+    /// `clEnqueueMarkerWithWaitList`: with an empty wait list, waits for all earlier commands.
+    Marker,
+    /// `clEnqueueBarrierWithWaitList`: like a marker, and later commands wait for it.
+    Barrier,
+}
+pub use Ordering_ as CommandOrder;
+
+/// A command waiting for its dependencies or running.
+pub struct Command {
+    event: Arc<Event>,
+    remaining: AtomicUsize,
+    dep_failed: AtomicBool,
+    work: Mutex<Option<Work>>,
+}
+
+impl Command {
+    /// One dependency ended (`failed`: with an error status).
+    pub(crate) fn dependency_done(self: Arc<Self>, failed: bool) {
+        if failed {
+            self.dep_failed.store(true, Ordering::SeqCst);
+        }
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.ready();
+        }
+    }
+
+    fn ready(self: Arc<Self>) {
+        if self.dep_failed.load(Ordering::SeqCst) {
+            self.work.lock().take();
+            self.event
+                .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            return;
+        }
+        self.event.set_status(CL_SUBMITTED);
+        let queue = self
+            .event
+            .queue
+            .clone()
+            .expect("commands always belong to a queue");
+        queue.dispatch(self);
+    }
+
+    fn execute(&self) {
+        self.event.set_status(CL_RUNNING);
+        let work = self.work.lock().take();
+        let result = match work {
+            Some(w) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(w))
+                .unwrap_or(Err(CL_OUT_OF_RESOURCES)),
+            None => Ok(()),
+        };
+        self.event.set_status(match result {
+            Ok(()) => CL_COMPLETE,
+            Err(code) if code < 0 => code,
+            Err(_) => CL_OUT_OF_RESOURCES,
+        });
+    }
+}
+
+struct QueueState {
+    /// Last command (in-order ordering).
+    last: Weak<Event>,
+    /// Last barrier (out-of-order ordering).
+    barrier: Weak<Event>,
+    /// Commands not known to have ended, oldest first.
+    pending: VecDeque<Weak<Event>>,
+    /// Length of `pending` after the last full prune.
+    pruned_len: usize,
+}
+
+/// An OpenCL command queue.
+pub struct Queue {
+    pub context: Arc<Context>,
+    pub device: Arc<Device>,
+    pub properties: cl_command_queue_properties,
+    /// The property list given to `clCreateCommandQueueWithProperties` (with its 0), if any.
+    pub properties_array: Vec<cl_queue_properties>,
+    state: Mutex<QueueState>,
+    tx: Sender<Arc<Command>>,
+    rx: Receiver<Arc<Command>>,
+    idle: Arc<AtomicUsize>,
+    workers: AtomicUsize,
+}
+
+static QUEUE_SERIAL: AtomicUsize = AtomicUsize::new(0);
+
+fn spawn_worker(rx: Receiver<Arc<Command>>, idle: Arc<AtomicUsize>, name: String) -> bool {
+    std::thread::Builder::new()
+        .name(name)
+        .spawn(move || {
+            idle.fetch_add(1, Ordering::SeqCst);
+            while let Ok(cmd) = rx.recv() {
+                idle.fetch_sub(1, Ordering::SeqCst);
+                cmd.execute();
+                drop(cmd);
+                idle.fetch_add(1, Ordering::SeqCst);
+            }
+            idle.fetch_sub(1, Ordering::SeqCst);
+        })
+        .is_ok()
+}
+
+impl Queue {
+    /// Creates a queue; the C layer has checked that `device` is in `context` and that the
+    /// properties are valid.
+    pub fn new(
+        context: &Arc<Context>,
+        device: &Arc<Device>,
+        properties: cl_command_queue_properties,
+        properties_array: Vec<cl_queue_properties>,
+    ) -> CLResult<Arc<Self>> {
+        if properties & !device.queue_properties() != 0 {
+            return Err(CL_INVALID_QUEUE_PROPERTIES);
+        }
+        let (tx, rx) = unbounded();
+        let q = Arc::new(Queue {
+            context: context.clone(),
+            device: device.clone(),
+            properties,
+            properties_array,
+            state: Mutex::new(QueueState {
+                last: Weak::new(),
+                barrier: Weak::new(),
+                pending: VecDeque::new(),
+                pruned_len: 0,
+            }),
+            tx,
+            rx,
+            idle: Arc::new(AtomicUsize::new(0)),
+            workers: AtomicUsize::new(0),
+        });
+        q.add_worker()?;
+        Ok(q)
+    }
+
+    fn add_worker(&self) -> CLResult<()> {
+        let n = self.workers.fetch_add(1, Ordering::SeqCst);
+        let serial = QUEUE_SERIAL.fetch_add(1, Ordering::Relaxed);
+        let name = format!("fpgacl-queue-{serial}.{n}");
+        if spawn_worker(self.rx.clone(), self.idle.clone(), name) {
+            Ok(())
+        } else {
+            self.workers.fetch_sub(1, Ordering::SeqCst);
+            Err(CL_OUT_OF_HOST_MEMORY)
+        }
+    }
+
+    /// Whether commands may run out of order.
+    pub fn out_of_order(&self) -> bool {
+        self.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0
+    }
+
+    /// Whether events record profiling timestamps.
+    pub fn profiling(&self) -> bool {
+        self.properties & CL_QUEUE_PROFILING_ENABLE != 0
+    }
+
+    fn dispatch(&self, cmd: Arc<Command>) {
+        if self.out_of_order() && self.idle.load(Ordering::SeqCst) == 0 {
+            // A failure to start a thread leaves the command to an existing worker.
+            let _ = self.add_worker();
+        }
+        // The receiver lives as long as the queue, so sending cannot fail.
+        let _ = self.tx.send(cmd);
+    }
+
+    /// Checks that every event of a wait list belongs to this queue's context.
+    pub fn check_wait_list(&self, wait: &[Arc<Event>]) -> CLResult<()> {
+        if wait.iter().any(|e| !Arc::ptr_eq(&e.context, &self.context)) {
+            Err(CL_INVALID_CONTEXT)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Enqueues a command: it runs `work` (if any) after the events of `wait` and the queue's
+    /// ordering allow. Returns its event at once.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        command_type: cl_command_type,
+        wait: &[Arc<Event>],
+        order: CommandOrder,
+        work: Option<Work>,
+    ) -> CLResult<Arc<Event>> {
+        self.check_wait_list(wait)?;
+        let event = Event::new_command(self, command_type);
+        let mut deps: Vec<Arc<Event>> = wait.to_vec();
+        {
+            let mut st = self.state.lock();
+            Self::prune(&mut st);
+            if !self.out_of_order() {
+                deps.extend(st.last.upgrade());
+                st.last = Arc::downgrade(&event);
+            } else {
+                deps.extend(st.barrier.upgrade());
+                if order != CommandOrder::Normal && wait.is_empty() {
+                    deps.extend(st.pending.iter().filter_map(Weak::upgrade));
+                }
+                if order == CommandOrder::Barrier {
+                    st.barrier = Arc::downgrade(&event);
+                }
+            }
+            st.pending.push_back(Arc::downgrade(&event));
+        }
+        let cmd = Arc::new(Command {
+            event: event.clone(),
+            remaining: AtomicUsize::new(deps.len() + 1),
+            dep_failed: AtomicBool::new(false),
+            work: Mutex::new(work),
+        });
+        for d in &deps {
+            if let Some(failed) = d.add_dependent(&cmd) {
+                cmd.clone().dependency_done(failed);
+            }
+        }
+        cmd.dependency_done(false);
+        Ok(event)
+    }
+
+    fn prune(st: &mut QueueState) {
+        while st
+            .pending
+            .front()
+            .is_some_and(|w| w.upgrade().is_none_or(|e| e.is_done()))
+        {
+            st.pending.pop_front();
+        }
+        if st.pending.len() > 2 * st.pruned_len + 16 {
+            st.pending
+                .retain(|w| w.upgrade().is_some_and(|e| !e.is_done()));
+            st.pruned_len = st.pending.len();
+        }
+    }
+
+    /// `clFlush`: commands are submitted as soon as they are ready, so nothing is held back.
+    pub fn flush(&self) -> CLResult<()> {
+        Ok(())
+    }
+
+    /// `clFinish`: waits until every command enqueued so far has ended.
+    pub fn finish(&self) -> CLResult<()> {
+        let pending: Vec<Arc<Event>> = {
+            let mut st = self.state.lock();
+            Self::prune(&mut st);
+            st.pending.iter().filter_map(Weak::upgrade).collect()
+        };
+        for e in pending {
+            e.wait();
+        }
+        Ok(())
+    }
+
+    /// `clGetCommandQueueInfo` (without the reference count).
+    pub fn info(&self, param: cl_command_queue_info) -> CLResult<InfoValue> {
+        Ok(match param {
+            CL_QUEUE_CONTEXT => InfoValue::object(ObjRef::Context(self.context.clone())),
+            CL_QUEUE_DEVICE => InfoValue::object(ObjRef::Device(self.device.clone())),
+            CL_QUEUE_PROPERTIES => InfoValue::ulong(self.properties),
+            CL_QUEUE_PROPERTIES_ARRAY => InfoValue::ulongs(&self.properties_array),
+            _ => return Err(CL_INVALID_VALUE),
+        })
+    }
+}
