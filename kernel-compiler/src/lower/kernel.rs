@@ -1,0 +1,375 @@
+//! Kernels: arguments and their metadata, attributes, the single work-item rule.
+
+use super::func::{FnLower, Prov, Val};
+use super::{addr_taken, Program};
+use crate::ast::*;
+use crate::ir::{self, AddrSpace, ArgAccess, ArgAddress, ArgKind, Inst, KernelArg, Terminator};
+use crate::sema::types::Type;
+
+/// Lowers one kernel; `None` when it had errors (already reported).
+pub(crate) fn lower_kernel<'a>(
+    p: &mut Program<'a>,
+    f: &'a FunctionDef,
+    index: u32,
+) -> Option<ir::Function> {
+    let errors_before = p
+        .diags
+        .list
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .count();
+    let name = f.decl.name.clone()?;
+    let Some(Derived::Function { params, variadic }) = f.decl.derived.last() else {
+        return None;
+    };
+    if *variadic {
+        p.diags
+            .error(f.decl.loc, "kernel functions cannot be variadic");
+    }
+    // Return type: the specifiers plus every declarator step but the function itself.
+    let ret_ok = match p.spec_type(&f.spec) {
+        Ok(Type::Void) => f.decl.derived.len() == 1,
+        _ => false,
+    };
+    if !ret_ok {
+        p.diags.error(
+            f.decl.loc,
+            format!("kernel function '{name}' must have void return type"),
+        );
+    }
+    let mut all_attrs = f.spec.attrs.clone();
+    all_attrs.extend(f.decl.attrs.iter().cloned());
+    let attrs = p.kernel_attrs(&all_attrs);
+
+    let mut fl = FnLower::new(p, index);
+    fl.addr_taken = addr_taken(&f.body);
+    fl.func_stack.push(f);
+    fl.loc = f.loc;
+    let mut args = vec![];
+    let mut local_ptr_count = 0;
+    for (i, prm) in params.iter().enumerate() {
+        if let Some(a) = kernel_arg(&mut fl, prm, i as u32) {
+            if matches!(a.kind, ArgKind::LocalPtr { .. }) {
+                local_ptr_count += 1;
+            }
+            args.push(a);
+        }
+    }
+    let _ = local_ptr_count;
+    fl.push_scope();
+    fl.block_stmts(&f.body.stmts);
+    fl.pop_scope();
+    fl.loc = f.body.end;
+    fl.terminate(Terminator::Return);
+    let blocks = fl.finish_blocks();
+    let single_work_item = match attrs.reqd_work_group_size {
+        Some(r) => r == [1, 1, 1],
+        None => {
+            attrs.task || attrs.max_global_work_dim == Some(0) || (!fl.uses_ids && !fl.uses_barrier)
+        }
+    };
+    if attrs.max_global_work_dim == Some(0) && fl.uses_ids {
+        fl.warn(
+            f.decl.loc,
+            format!("kernel '{name}' has max_global_work_dim(0) but uses work-item id functions"),
+        );
+    }
+    let func = ir::Function {
+        name,
+        loc: f.decl.loc,
+        args,
+        attrs,
+        single_work_item,
+        num_slots: fl.num_slots.max(1),
+        frame_size: fl.frame_size,
+        local_size: fl.local_size,
+        blocks,
+        loops: std::mem::take(&mut fl.loops),
+        reg_names: std::mem::take(&mut fl.reg_names),
+        uses_fifos: fl.uses_fifos,
+        uses_barrier: fl.uses_barrier,
+        mem_vars: std::mem::take(&mut fl.mem_vars),
+    };
+    let errors_after = p
+        .diags
+        .list
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .count();
+    if errors_after > errors_before {
+        return None;
+    }
+    Some(func)
+}
+
+fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg> {
+    let loc = prm.decl.loc;
+    let Some(name) = prm.decl.name.clone() else {
+        fl.error(prm.spec.loc, "kernel parameter name omitted");
+        return None;
+    };
+    let base = fl.p.spec_type(&prm.spec).ok()?;
+    let (mut ty, _space) =
+        fl.p.declarator_type(base.clone(), &prm.spec, &prm.decl, Some(1))
+            .ok()?;
+    if let Type::Array(el, _) = ty {
+        ty = Type::ptr(
+            *el,
+            prm.spec
+                .addr
+                .map(super::space_of)
+                .unwrap_or(AddrSpace::Private),
+        );
+    }
+    let blocking = prm
+        .decl
+        .attrs
+        .iter()
+        .chain(prm.spec.attrs.iter())
+        .any(|a| a.name == "blocking");
+    let mut pointer_levels = 0;
+    let mut restrict = false;
+    for d in &prm.decl.derived {
+        if let Derived::Pointer { quals, .. } = d {
+            pointer_levels += 1;
+            restrict = quals.is_restrict;
+        }
+    }
+    let type_name = format!("{}{}", prm.spec.spelled, "*".repeat(pointer_levels));
+    let access = match prm.spec.access {
+        Some(AccessQual::ReadOnly) => ArgAccess::ReadOnly,
+        Some(AccessQual::WriteOnly) => ArgAccess::WriteOnly,
+        Some(AccessQual::ReadWrite) => ArgAccess::ReadWrite,
+        None => ArgAccess::None,
+    };
+    if prm.spec.is_pipe {
+        if pointer_levels > 0 {
+            fl.error(loc, "pipe element type cannot be a pointer");
+            return None;
+        }
+        let write = match access {
+            ArgAccess::WriteOnly => true,
+            ArgAccess::ReadOnly | ArgAccess::None => false,
+            ArgAccess::ReadWrite => {
+                fl.error(loc, "pipe arguments cannot be 'read_write'");
+                return None;
+            }
+        };
+        let packet_size = fl.p.size_of(&base);
+        let reg = fl.alloc(1);
+        fl.pipe_info.insert(reg.0, (write, blocking));
+        let pty = Type::Pipe(Box::new(base));
+        fl.declare(
+            &name,
+            Val::RegVar {
+                reg,
+                ty: pty,
+                is_const: true,
+                name: name.clone(),
+                prov: Some(Prov {
+                    target: name.clone(),
+                    arg: Some(index),
+                }),
+            },
+        );
+        fl.reg_names
+            .push((reg, ir::ValTy::scalar(ir::Scalar::U32), name.clone()));
+        return Some(KernelArg {
+            name,
+            type_name,
+            address: ArgAddress::Private,
+            access: if write {
+                ArgAccess::WriteOnly
+            } else {
+                ArgAccess::ReadOnly
+            },
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+            is_pipe: true,
+            kind: ArgKind::Pipe {
+                packet_size,
+                write,
+                blocking,
+            },
+            size: 8,
+            reg,
+        });
+    }
+    let prov = Prov {
+        target: name.clone(),
+        arg: Some(index),
+    };
+    match &ty {
+        Type::Pointer(pt) => {
+            let (address, kind) = match pt.space {
+                AddrSpace::Global => (
+                    ArgAddress::Global,
+                    ArgKind::Buffer {
+                        space: AddrSpace::Global,
+                        elem_size: fl.p.size_of(&pt.ty),
+                    },
+                ),
+                AddrSpace::Constant => (
+                    ArgAddress::Constant,
+                    ArgKind::Buffer {
+                        space: AddrSpace::Constant,
+                        elem_size: fl.p.size_of(&pt.ty),
+                    },
+                ),
+                AddrSpace::Local => (
+                    ArgAddress::Local,
+                    ArgKind::LocalPtr {
+                        elem_size: fl.p.size_of(&pt.ty),
+                    },
+                ),
+                AddrSpace::Private => {
+                    fl.error(
+                        loc,
+                        format!("pointer argument '{name}' of a kernel must point to the __global, __constant or __local address space"),
+                    );
+                    return None;
+                }
+            };
+            let reg = fl.alloc(1);
+            let (is_const, is_volatile) = (pt.is_const, pt.is_volatile);
+            bind_value(fl, &name, reg, &ty, Some(prov));
+            Some(KernelArg {
+                name,
+                type_name,
+                address,
+                access,
+                is_const,
+                is_restrict: restrict,
+                is_volatile,
+                is_pipe: false,
+                kind,
+                size: 8,
+                reg,
+            })
+        }
+        Type::Scalar(_) | Type::Vector(..) => {
+            if matches!(ty, Type::Scalar(ir::Scalar::Bool)) {
+                fl.error(
+                    loc,
+                    format!("kernel parameter '{name}' cannot be declared as bool"),
+                );
+                return None;
+            }
+            if matches!(ty.elem(), Some(ir::Scalar::F16)) {
+                fl.error(
+                    loc,
+                    format!(
+                        "kernel parameter '{name}' cannot have type half (use a pointer to half)"
+                    ),
+                );
+                return None;
+            }
+            let vt = ty.valty()?;
+            let reg = fl.alloc(vt.lanes);
+            let size = fl.p.size_of(&ty);
+            bind_value(fl, &name, reg, &ty, None);
+            Some(KernelArg {
+                name,
+                type_name,
+                address: ArgAddress::Private,
+                access,
+                is_const: prm.spec.quals.is_const,
+                is_restrict: false,
+                is_volatile: prm.spec.quals.is_volatile,
+                is_pipe: false,
+                kind: ArgKind::Value { ty: vt },
+                size,
+                reg,
+            })
+        }
+        Type::Record(_) => {
+            let size = fl.p.size_of(&ty);
+            let align = fl.p.align_of(&ty);
+            let frame_offset = fl.alloc_frame(size, align);
+            let reg = fl.alloc(1);
+            fl.declare(
+                &name,
+                Val::Mem {
+                    addr: reg,
+                    ty: ty.clone(),
+                    space: AddrSpace::Private,
+                    is_const: prm.spec.quals.is_const,
+                    prov: prov.clone(),
+                },
+            );
+            Some(KernelArg {
+                name,
+                type_name,
+                address: ArgAddress::Private,
+                access,
+                is_const: prm.spec.quals.is_const,
+                is_restrict: false,
+                is_volatile: false,
+                is_pipe: false,
+                kind: ArgKind::ByValue {
+                    size,
+                    align,
+                    frame_offset,
+                },
+                size,
+                reg,
+            })
+        }
+        other => {
+            let n = fl.ty_name(other);
+            fl.error(
+                loc,
+                format!("kernel parameter '{name}' has unsupported type '{n}'"),
+            );
+            None
+        }
+    }
+}
+
+/// Binds a by-value parameter: in its register, or copied to the frame if its address is taken.
+fn bind_value(fl: &mut FnLower, name: &str, reg: ir::Reg, ty: &Type, prov: Option<Prov>) {
+    let vt = ty.valty().unwrap_or(ir::ValTy::scalar(ir::Scalar::U64));
+    if fl.addr_taken.contains(name) {
+        let size = fl.p.size_of(ty);
+        let align = fl.p.align_of(ty);
+        let off = fl.alloc_frame(size, align);
+        let addr = fl.alloc(1);
+        fl.emit(Inst::FrameAddr {
+            dst: addr,
+            offset: off,
+        });
+        fl.emit(Inst::Store {
+            ty: vt,
+            src: reg,
+            addr,
+            space: AddrSpace::Private,
+            site: None,
+        });
+        fl.declare(
+            name,
+            Val::Mem {
+                addr,
+                ty: ty.clone(),
+                space: AddrSpace::Private,
+                is_const: false,
+                prov: Prov {
+                    target: name.to_string(),
+                    arg: None,
+                },
+            },
+        );
+    } else {
+        fl.declare(
+            name,
+            Val::RegVar {
+                reg,
+                ty: ty.clone(),
+                is_const: false,
+                name: name.to_string(),
+                prov,
+            },
+        );
+    }
+    fl.reg_names.push((reg, vt, name.to_string()));
+}

@@ -1,0 +1,1154 @@
+//! Lowering: the checked AST -> [`ir::Module`].
+//!
+//! [`Program`] holds what is visible at program scope (records, typedefs, enumerators,
+//! `__constant` data, channels, functions). Each kernel is lowered by a [`func::FnLower`] that
+//! type-checks expressions as it translates them, inlines helper functions (rejecting recursion),
+//! records loops with their pragmas and trip counts, and creates an access site for every
+//! global/constant/local memory and channel/pipe operation.
+
+mod builtins;
+mod expr;
+mod func;
+mod init;
+mod kernel;
+mod stmt;
+
+use crate::ast::*;
+use crate::diag::Diagnostics;
+use crate::ir::{self, AddrSpace, ChannelId, Scalar};
+use crate::sema::attrs;
+use crate::sema::consteval::{self, CVal};
+use crate::sema::types::{builtin_type, Field, Pointee, RecordDef, RecordId, Records, Type};
+use crate::source::Loc;
+use std::collections::{HashMap, HashSet};
+
+/// Marker for an error already reported.
+#[derive(Debug)]
+pub(crate) struct Reported;
+pub(crate) type LResult<T> = Result<T, Reported>;
+
+/// A program-scope object.
+#[derive(Clone, Debug)]
+pub(crate) enum Global {
+    /// `__constant` data at `offset` in `Module::constant_data`.
+    Constant { offset: u32, ty: Type },
+    /// A channel or array of channels.
+    Channel {
+        id: ChannelId,
+        elem: Type,
+        dims: Vec<u32>,
+    },
+}
+
+/// One scope of type-level names.
+#[derive(Default)]
+pub(crate) struct TypeScope {
+    typedefs: HashMap<String, Type>,
+    tags: HashMap<String, RecordId>,
+    enums: HashMap<String, CVal>,
+}
+
+/// Everything visible at program scope, and the module being built.
+pub(crate) struct Program<'a> {
+    pub recs: Records,
+    pub tscopes: Vec<TypeScope>,
+    pub globals: HashMap<String, Global>,
+    pub funcs: HashMap<String, &'a FunctionDef>,
+    pub protos: HashSet<String>,
+    pub module: ir::Module,
+    pub diags: &'a mut Diagnostics,
+    pub channels_enabled: bool,
+    /// Variable attributes by declaration location (kept for the analysis).
+    pub var_attrs: Vec<(Loc, String, attrs::VarAttrs)>,
+}
+
+/// Lowers a translation unit to a module (kernels in source order).
+pub fn lower(tu: &TranslationUnit, diags: &mut Diagnostics) -> ir::Module {
+    let mut p = Program {
+        recs: Records::default(),
+        tscopes: vec![TypeScope::default()],
+        globals: HashMap::new(),
+        funcs: HashMap::new(),
+        protos: HashSet::new(),
+        module: ir::Module::default(),
+        diags,
+        channels_enabled: false,
+        var_attrs: vec![],
+    };
+    p.channels_enabled = tu.pragmas.iter().any(|(t, _)| {
+        let t = t.replace(' ', "");
+        (t.contains("cl_intel_channels") || t.contains("cl_altera_channels"))
+            && t.ends_with(":enable")
+    });
+    let mut kernels = vec![];
+    for item in &tu.items {
+        match item {
+            Item::Function(f) => {
+                let Some(name) = f.decl.name.clone() else {
+                    continue;
+                };
+                if p.funcs.contains_key(&name) {
+                    p.diags
+                        .error(f.decl.loc, format!("redefinition of '{name}'"));
+                    continue;
+                }
+                p.funcs.insert(name.clone(), f);
+                if f.spec.is_kernel {
+                    kernels.push(f);
+                } else if f
+                    .spec
+                    .attrs
+                    .iter()
+                    .any(|a| a.name == "autorun" || a.name == "reqd_work_group_size")
+                {
+                    p.diags.error(
+                        f.loc,
+                        format!(
+                            "kernel attributes on '{name}', which is not a '__kernel' function"
+                        ),
+                    );
+                }
+            }
+            Item::Decl(d) => p.global_decl(d),
+        }
+    }
+    check_recursion(&p.funcs, p.diags);
+    for (i, k) in kernels.iter().enumerate() {
+        if let Some(f) = kernel::lower_kernel(&mut p, k, i as u32) {
+            p.module.kernels.push(f);
+        }
+    }
+    p.module
+}
+
+/// Reports every call cycle among helper functions (OpenCL C forbids recursion).
+fn check_recursion(funcs: &HashMap<String, &FunctionDef>, diags: &mut Diagnostics) {
+    // Call edges with the location of the call.
+    let mut edges: HashMap<&str, Vec<(String, Loc)>> = HashMap::new();
+    for (name, f) in funcs {
+        let mut calls = vec![];
+        collect_calls_block(&f.body, &mut calls);
+        edges.insert(
+            name.as_str(),
+            calls
+                .into_iter()
+                .filter(|(c, _)| funcs.contains_key(c))
+                .collect(),
+        );
+    }
+    let mut names: Vec<&str> = edges.keys().copied().collect();
+    names.sort_by_key(|n| funcs[*n].loc);
+    let mut reported: HashSet<String> = HashSet::new();
+    for start in names {
+        // Depth-first search for a path back to `start`.
+        let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
+        let mut path: Vec<(&str, Loc)> = vec![];
+        let mut seen: HashSet<&str> = HashSet::new();
+        while let Some((n, i)) = stack.pop() {
+            let out = &edges[n];
+            if i < out.len() {
+                stack.push((n, i + 1));
+                let (callee, loc) = &out[i];
+                if callee == start {
+                    if reported.insert(start.to_string()) {
+                        let mut cycle: Vec<&str> = path.iter().map(|(c, _)| *c).collect();
+                        cycle.push(callee);
+                        let msg = if cycle.len() == 1 {
+                            format!(
+                                "recursive call to '{start}': recursion is not allowed in OpenCL C"
+                            )
+                        } else {
+                            format!(
+                                "recursive call cycle {start} -> {}: recursion is not allowed in OpenCL C",
+                                cycle.join(" -> ")
+                            )
+                        };
+                        diags.error(*loc, msg);
+                        for c in &cycle {
+                            reported.insert(c.to_string());
+                        }
+                    }
+                    continue;
+                }
+                if seen.insert(callee.as_str()) {
+                    path.push((callee.as_str(), *loc));
+                    stack.push((callee.as_str(), 0));
+                }
+            } else if n != start {
+                path.pop();
+            }
+        }
+    }
+}
+
+fn collect_calls_block(b: &Block, out: &mut Vec<(String, Loc)>) {
+    for s in &b.stmts {
+        collect_calls_stmt(s, out);
+    }
+}
+
+fn collect_calls_stmt(s: &Stmt, out: &mut Vec<(String, Loc)>) {
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Case(e) => collect_calls_expr(e, out),
+        StmtKind::Return(Some(e)) => collect_calls_expr(e, out),
+        StmtKind::Decl(d) => {
+            for i in &d.decls {
+                if let Some(init) = &i.init {
+                    collect_calls_init(init, out);
+                }
+            }
+        }
+        StmtKind::Block(b) => collect_calls_block(b, out),
+        StmtKind::If { cond, then, els } => {
+            collect_calls_expr(cond, out);
+            collect_calls_stmt(then, out);
+            if let Some(e) = els {
+                collect_calls_stmt(e, out);
+            }
+        }
+        StmtKind::While { cond, body, .. } | StmtKind::DoWhile { cond, body, .. } => {
+            collect_calls_expr(cond, out);
+            collect_calls_stmt(body, out);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+            ..
+        } => {
+            if let Some(i) = init {
+                collect_calls_stmt(i, out);
+            }
+            if let Some(c) = cond {
+                collect_calls_expr(c, out);
+            }
+            if let Some(c) = step {
+                collect_calls_expr(c, out);
+            }
+            collect_calls_stmt(body, out);
+        }
+        StmtKind::Switch { value, body } => {
+            collect_calls_expr(value, out);
+            collect_calls_stmt(body, out);
+        }
+        _ => {}
+    }
+}
+
+fn collect_calls_init(i: &Init, out: &mut Vec<(String, Loc)>) {
+    match i {
+        Init::Expr(e) => collect_calls_expr(e, out),
+        Init::List(items, _) => {
+            for (_, i) in items {
+                collect_calls_init(i, out);
+            }
+        }
+    }
+}
+
+fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Loc)>) {
+    match &e.kind {
+        ExprKind::Call(n, args) => {
+            out.push((n.clone(), e.loc));
+            for a in args {
+                collect_calls_expr(a, out);
+            }
+        }
+        ExprKind::Unary(_, a)
+        | ExprKind::Member(a, _, _)
+        | ExprKind::Cast(_, a)
+        | ExprKind::SizeofExpr(a)
+        | ExprKind::VecStepExpr(a) => collect_calls_expr(a, out),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => {
+            collect_calls_expr(a, out);
+            collect_calls_expr(b, out);
+        }
+        ExprKind::Cond(a, b, c) => {
+            collect_calls_expr(a, out);
+            collect_calls_expr(b, out);
+            collect_calls_expr(c, out);
+        }
+        ExprKind::VecLit(_, items) => {
+            for a in items {
+                collect_calls_expr(a, out);
+            }
+        }
+        ExprKind::CompoundLit(_, i) => collect_calls_init(i, out),
+        _ => {}
+    }
+}
+
+/// Collects names whose address is taken (`&x`) in a function body: those variables live in
+/// the private frame instead of registers.
+pub(crate) fn addr_taken(b: &Block) -> HashSet<String> {
+    fn expr(e: &Expr, out: &mut HashSet<String>) {
+        if let ExprKind::Unary(UnaryOp::AddrOf, inner) = &e.kind {
+            let mut base = inner.as_ref();
+            loop {
+                match &base.kind {
+                    ExprKind::Member(b, _, false) | ExprKind::Index(b, _) => base = b,
+                    ExprKind::Ident(n) => {
+                        out.insert(n.clone());
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        match &e.kind {
+            ExprKind::Call(_, args) | ExprKind::VecLit(_, args) => {
+                args.iter().for_each(|a| expr(a, out))
+            }
+            ExprKind::Unary(_, a)
+            | ExprKind::Member(a, _, _)
+            | ExprKind::Cast(_, a)
+            | ExprKind::SizeofExpr(a)
+            | ExprKind::VecStepExpr(a) => expr(a, out),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => {
+                expr(a, out);
+                expr(b, out);
+            }
+            ExprKind::Cond(a, b, c) => {
+                expr(a, out);
+                expr(b, out);
+                expr(c, out);
+            }
+            ExprKind::CompoundLit(_, i) => init(i, out),
+            _ => {}
+        }
+    }
+    fn init(i: &Init, out: &mut HashSet<String>) {
+        match i {
+            Init::Expr(e) => expr(e, out),
+            Init::List(items, _) => items.iter().for_each(|(_, i)| init(i, out)),
+        }
+    }
+    fn stmt(s: &Stmt, out: &mut HashSet<String>) {
+        match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Case(e) | StmtKind::Return(Some(e)) => expr(e, out),
+            StmtKind::Decl(d) => d
+                .decls
+                .iter()
+                .filter_map(|i| i.init.as_ref())
+                .for_each(|i| init(i, out)),
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, out)),
+            StmtKind::If { cond, then, els } => {
+                expr(cond, out);
+                stmt(then, out);
+                if let Some(e) = els {
+                    stmt(e, out);
+                }
+            }
+            StmtKind::While { cond, body, .. } | StmtKind::DoWhile { cond, body, .. } => {
+                expr(cond, out);
+                stmt(body, out);
+            }
+            StmtKind::For {
+                init: i,
+                cond,
+                step,
+                body,
+                ..
+            } => {
+                if let Some(i) = i {
+                    stmt(i, out);
+                }
+                if let Some(c) = cond {
+                    expr(c, out);
+                }
+                if let Some(c) = step {
+                    expr(c, out);
+                }
+                stmt(body, out);
+            }
+            StmtKind::Switch { value, body } => {
+                expr(value, out);
+                stmt(body, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = HashSet::new();
+    b.stmts.iter().for_each(|s| stmt(s, &mut out));
+    out
+}
+
+impl Program<'_> {
+    pub(crate) fn error(&mut self, loc: Loc, msg: impl Into<String>) -> Reported {
+        self.diags.error(loc, msg);
+        Reported
+    }
+
+    pub(crate) fn push_tscope(&mut self) {
+        self.tscopes.push(TypeScope::default());
+    }
+    pub(crate) fn pop_tscope(&mut self) {
+        if self.tscopes.len() > 1 {
+            self.tscopes.pop();
+        }
+    }
+    pub(crate) fn lookup_typedef(&self, name: &str) -> Option<&Type> {
+        self.tscopes.iter().rev().find_map(|s| s.typedefs.get(name))
+    }
+    pub(crate) fn lookup_enum(&self, name: &str) -> Option<CVal> {
+        self.tscopes
+            .iter()
+            .rev()
+            .find_map(|s| s.enums.get(name).copied())
+    }
+    fn lookup_tag(&self, key: &str) -> Option<RecordId> {
+        self.tscopes
+            .iter()
+            .rev()
+            .find_map(|s| s.tags.get(key).copied())
+    }
+    pub(crate) fn declare_typedef(&mut self, name: &str, ty: Type) {
+        if let Some(s) = self.tscopes.last_mut() {
+            s.typedefs.insert(name.to_string(), ty);
+        }
+    }
+
+    pub(crate) fn ty_name(&self, t: &Type) -> String {
+        t.name(&self.recs)
+    }
+    pub(crate) fn size_of(&self, t: &Type) -> u32 {
+        t.size(&self.recs)
+    }
+    pub(crate) fn align_of(&self, t: &Type) -> u32 {
+        t.align(&self.recs)
+    }
+
+    /// Resolves the base type of declaration specifiers (defining records and enums).
+    pub(crate) fn spec_type(&mut self, spec: &DeclSpec) -> LResult<Type> {
+        let t = match &spec.ty {
+            TypeSpec::Named(n) => match builtin_type(n) {
+                Some(t) => t,
+                None => return Err(self.error(spec.loc, format!("unknown type name '{n}'"))),
+            },
+            TypeSpec::Typedef(n) => match self.lookup_typedef(n) {
+                Some(t) => t.clone(),
+                None => return Err(self.error(spec.loc, format!("unknown type name '{n}'"))),
+            },
+            TypeSpec::Record(r) => Type::Record(self.record(r)?),
+            TypeSpec::Enum(e) => {
+                self.enum_def(e)?;
+                Type::int()
+            }
+        };
+        if let Type::Opaque(n) = t {
+            if n.starts_with("image") {
+                return Err(self.error(
+                    spec.loc,
+                    format!("image type '{n}' is not supported by FPGA devices"),
+                ));
+            }
+        }
+        Ok(t)
+    }
+
+    fn record(&mut self, r: &RecordSpec) -> LResult<RecordId> {
+        let kw = if r.is_union { "union" } else { "struct" };
+        let key = r.tag.as_ref().map(|t| format!("{kw} {t}"));
+        let id = match (&key, &r.fields) {
+            (Some(k), None) => {
+                if let Some(id) = self.lookup_tag(k) {
+                    return Ok(id);
+                }
+                // Forward declaration: an incomplete record.
+                let id = RecordId(self.recs.defs.len() as u32);
+                self.recs.defs.push(RecordDef {
+                    name: k.clone(),
+                    is_union: r.is_union,
+                    fields: vec![],
+                    size: 0,
+                    align: 1,
+                    complete: false,
+                });
+                if let Some(s) = self.tscopes.last_mut() {
+                    s.tags.insert(k.clone(), id);
+                }
+                return Ok(id);
+            }
+            (Some(k), Some(_)) => {
+                let existing = self.tscopes.last().and_then(|s| s.tags.get(k).copied());
+                match existing {
+                    Some(id) if !self.recs.defs[id.0 as usize].complete => id,
+                    Some(_) => return Err(self.error(r.loc, format!("redefinition of '{k}'"))),
+                    None => {
+                        let id = RecordId(self.recs.defs.len() as u32);
+                        self.recs.defs.push(RecordDef {
+                            name: k.clone(),
+                            is_union: r.is_union,
+                            fields: vec![],
+                            size: 0,
+                            align: 1,
+                            complete: false,
+                        });
+                        if let Some(s) = self.tscopes.last_mut() {
+                            s.tags.insert(k.clone(), id);
+                        }
+                        id
+                    }
+                }
+            }
+            (None, _) => {
+                let id = RecordId(self.recs.defs.len() as u32);
+                self.recs.defs.push(RecordDef {
+                    name: format!("{kw} <anonymous>"),
+                    is_union: r.is_union,
+                    fields: vec![],
+                    size: 0,
+                    align: 1,
+                    complete: false,
+                });
+                id
+            }
+        };
+        let Some(fields) = &r.fields else {
+            return Ok(id);
+        };
+        let packed = r.attrs.iter().any(|a| a.name == "packed");
+        let mut max_align = 1u32;
+        let mut offset = 0u32;
+        let mut size = 0u32;
+        let mut out: Vec<Field> = vec![];
+        for fd in fields {
+            let base = self.spec_type(&fd.spec)?;
+            if fd.decls.is_empty() {
+                // Anonymous struct/union member: its fields join this record.
+                if let Type::Record(inner) = &base {
+                    let inner_def = self.recs.defs[inner.0 as usize].clone();
+                    let al = if packed { 1 } else { inner_def.align.max(1) };
+                    let at = if r.is_union {
+                        0
+                    } else {
+                        offset.div_ceil(al) * al
+                    };
+                    for f in inner_def.fields {
+                        out.push(Field {
+                            name: f.name,
+                            ty: f.ty,
+                            offset: at + f.offset,
+                        });
+                    }
+                    max_align = max_align.max(al);
+                    if r.is_union {
+                        size = size.max(inner_def.size);
+                    } else {
+                        offset = at + inner_def.size;
+                    }
+                }
+                continue;
+            }
+            for d in &fd.decls {
+                let (ty, _) = self.declarator_type(base.clone(), &fd.spec, &d.decl, None)?;
+                let name = d.decl.name.clone().unwrap_or_default();
+                if matches!(ty, Type::Void)
+                    || matches!(&ty, Type::Record(x) if !self.recs.defs[x.0 as usize].complete)
+                {
+                    return Err(self.error(
+                        d.decl.loc,
+                        format!("field '{name}' has incomplete type '{}'", self.ty_name(&ty)),
+                    ));
+                }
+                if out.iter().any(|f| f.name == name) {
+                    return Err(self.error(d.decl.loc, format!("duplicate member '{name}'")));
+                }
+                let mut al = if packed { 1 } else { self.align_of(&ty) };
+                if let Some(a) = d.decl.attrs.iter().find(|a| a.name == "aligned") {
+                    if let Some(v) = a.args.first().and_then(|e| self.const_int(e)) {
+                        al = al.max(v.clamp(1, 4096) as u32);
+                    }
+                }
+                let sz = self.size_of(&ty);
+                let at = if r.is_union {
+                    0
+                } else {
+                    offset.div_ceil(al) * al
+                };
+                out.push(Field {
+                    name,
+                    ty,
+                    offset: at,
+                });
+                max_align = max_align.max(al);
+                if r.is_union {
+                    size = size.max(sz);
+                } else {
+                    offset = at.saturating_add(sz);
+                }
+            }
+        }
+        if let Some(a) = r.attrs.iter().find(|a| a.name == "aligned") {
+            let v = a.args.first().and_then(|e| self.const_int(e)).unwrap_or(16);
+            max_align = max_align.max(v.clamp(1, 4096) as u32);
+        }
+        let total = if r.is_union { size } else { offset };
+        let total = total.div_ceil(max_align) * max_align;
+        let def = &mut self.recs.defs[id.0 as usize];
+        def.fields = out;
+        def.size = total;
+        def.align = max_align;
+        def.complete = true;
+        Ok(id)
+    }
+
+    fn enum_def(&mut self, e: &EnumSpec) -> LResult<()> {
+        let Some(items) = &e.items else {
+            return Ok(());
+        };
+        let mut next: i128 = 0;
+        for (name, value, loc) in items {
+            if let Some(v) = value {
+                match self.const_eval(v) {
+                    Some(c) => next = c.as_i128(),
+                    None => {
+                        return Err(self.error(
+                            *loc,
+                            format!("value of enumerator '{name}' is not an integer constant"),
+                        ))
+                    }
+                }
+            }
+            if let Some(s) = self.tscopes.last_mut() {
+                s.enums.insert(
+                    name.clone(),
+                    CVal::Int(consteval::wrap(next, Scalar::I32), Scalar::I32),
+                );
+            }
+            next += 1;
+        }
+        Ok(())
+    }
+
+    /// Applies a declarator to a base type. Returns the type and the address space of the
+    /// declared object (None when the specifiers give none). `array_len_from_init` completes
+    /// `T x[] = {...}`.
+    pub(crate) fn declarator_type(
+        &mut self,
+        base: Type,
+        spec: &DeclSpec,
+        d: &Declarator,
+        array_len_from_init: Option<u32>,
+    ) -> LResult<(Type, Option<AddrSpace>)> {
+        let mut t = base;
+        let mut obj_space = spec.addr.map(space_of);
+        let mut is_const = spec.quals.is_const;
+        let mut is_volatile = spec.quals.is_volatile;
+        let n = d.derived.len();
+        for (i, step) in d.derived.iter().enumerate() {
+            match step {
+                Derived::Pointer { quals, addr } => {
+                    let pointee_space = obj_space.unwrap_or(AddrSpace::Private);
+                    t = Type::Pointer(Box::new(Pointee {
+                        ty: t,
+                        space: pointee_space,
+                        is_const,
+                        is_volatile,
+                    }));
+                    obj_space = addr.map(space_of);
+                    is_const = quals.is_const;
+                    is_volatile = quals.is_volatile;
+                }
+                Derived::Array(len) => {
+                    if matches!(t, Type::Void) {
+                        return Err(self.error(d.loc, "array has incomplete element type 'void'"));
+                    }
+                    let count = match len {
+                        Some(e) => match self.const_eval(e) {
+                            Some(v) => {
+                                let v = v.as_i128();
+                                if v <= 0 {
+                                    return Err(self.error(e.loc, format!("array size must be positive, got {v}")));
+                                }
+                                if v > (1 << 28) {
+                                    return Err(self.error(e.loc, "array is too large"));
+                                }
+                                v as u32
+                            }
+                            None => {
+                                return Err(self.error(
+                                    e.loc,
+                                    "array size is not an integer constant expression (variable-length arrays are not supported in OpenCL C)",
+                                ))
+                            }
+                        },
+                        None if i + 1 == n => array_len_from_init.unwrap_or(0),
+                        None => return Err(self.error(d.loc, "array has incomplete element type")),
+                    };
+                    t = Type::Array(Box::new(t), count);
+                }
+                Derived::Function { .. } => {
+                    return Err(self.error(d.loc, "function declarator in an unexpected place"));
+                }
+            }
+        }
+        let _ = (is_const, is_volatile);
+        Ok((t, obj_space))
+    }
+
+    /// Whether the declared object itself is const (`const int x`, `int *const p`).
+    pub(crate) fn object_is_const(spec: &DeclSpec, d: &Declarator) -> bool {
+        let mut c = spec.quals.is_const;
+        for step in &d.derived {
+            if let Derived::Pointer { quals, .. } = step {
+                c = quals.is_const;
+            }
+        }
+        c
+    }
+
+    /// Resolves a type name (casts, sizeof).
+    pub(crate) fn type_name(&mut self, tn: &TypeName) -> LResult<Type> {
+        let base = self.spec_type(&tn.spec)?;
+        let (t, _) = self.declarator_type(base, &tn.spec, &tn.decl, None)?;
+        Ok(t)
+    }
+
+    pub(crate) fn const_int(&mut self, e: &Expr) -> Option<i128> {
+        let v = self.const_eval(e)?;
+        if v.scalar().is_float() {
+            return None;
+        }
+        Some(v.as_i128())
+    }
+
+    /// Evaluates an integer or floating constant expression; `None` when it is not constant.
+    pub(crate) fn const_eval(&mut self, e: &Expr) -> Option<CVal> {
+        match &e.kind {
+            ExprKind::Int {
+                value,
+                unsigned,
+                long,
+                decimal,
+            } => {
+                let s = consteval::int_literal_type(*value, *unsigned, *long, *decimal);
+                Some(CVal::Int(consteval::wrap(*value as i128, s), s))
+            }
+            ExprKind::Char(c) => Some(CVal::Int(*c as i32 as i128, Scalar::I32)),
+            ExprKind::Float { value, suffix } => {
+                let s = match suffix {
+                    crate::token::FloatSuffix::F => Scalar::F32,
+                    crate::token::FloatSuffix::H => Scalar::F16,
+                    crate::token::FloatSuffix::None => Scalar::F64,
+                };
+                Some(CVal::Float(*value, s).cast(s))
+            }
+            ExprKind::Ident(n) => self.lookup_enum(n).or_else(|| builtin_constant(n)),
+            ExprKind::Unary(op, a) => {
+                let v = self.const_eval(a)?;
+                match op {
+                    UnaryOp::Plus => Some(v.cast(crate::sema::types::promote(v.scalar()))),
+                    UnaryOp::Neg => {
+                        let s = crate::sema::types::promote(v.scalar());
+                        match v.cast(s) {
+                            CVal::Int(x, s) => Some(CVal::Int(consteval::wrap(-x, s), s)),
+                            CVal::Float(f, s) => Some(CVal::Float(-f, s)),
+                        }
+                    }
+                    UnaryOp::BitNot => {
+                        let s = crate::sema::types::promote(v.scalar());
+                        match v.cast(s) {
+                            CVal::Int(x, s) => Some(CVal::Int(consteval::wrap(!x, s), s)),
+                            CVal::Float(..) => None,
+                        }
+                    }
+                    UnaryOp::LogNot => Some(CVal::Int((!v.is_true()) as i128, Scalar::I32)),
+                    _ => None,
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.const_eval(a)?;
+                if *op == BinaryOp::LogAnd && !x.is_true() {
+                    return Some(CVal::Int(0, Scalar::I32));
+                }
+                if *op == BinaryOp::LogOr && x.is_true() {
+                    return Some(CVal::Int(1, Scalar::I32));
+                }
+                let y = self.const_eval(b)?;
+                consteval::binary(*op, x, y)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let c = self.const_eval(c)?;
+                let (x, y) = (self.const_eval(a)?, self.const_eval(b)?);
+                let t = crate::sema::types::common_scalar(x.scalar(), y.scalar());
+                Some(if c.is_true() { x.cast(t) } else { y.cast(t) })
+            }
+            ExprKind::Cast(tn, a) => {
+                let t = self.type_name(tn).ok()?;
+                let v = self.const_eval(a)?;
+                match t {
+                    Type::Scalar(s) => Some(v.cast(s)),
+                    _ => None,
+                }
+            }
+            ExprKind::SizeofType(tn) => {
+                let t = self.type_name(tn).ok()?;
+                Some(CVal::Int(self.size_of(&t) as i128, Scalar::U64))
+            }
+            ExprKind::AlignofType(tn) => {
+                let t = self.type_name(tn).ok()?;
+                Some(CVal::Int(self.align_of(&t) as i128, Scalar::U64))
+            }
+            ExprKind::VecStepType(tn) => {
+                let t = self.type_name(tn).ok()?;
+                let n = match t {
+                    Type::Vector(_, 3) => 4,
+                    t => t.lanes() as i128,
+                };
+                Some(CVal::Int(n, Scalar::U32))
+            }
+            ExprKind::Comma(_, b) => self.const_eval(b),
+            _ => None,
+        }
+    }
+
+    /// A program-scope declaration: typedef, record/enum, `__constant` variable, channel,
+    /// prototype.
+    fn global_decl(&mut self, d: &Declaration) {
+        let Ok(base) = self.spec_type(&d.spec) else {
+            return;
+        };
+        for id in &d.decls {
+            let decl = &id.decl;
+            let Some(name) = decl.name.clone() else {
+                continue;
+            };
+            if let Some(Derived::Function { .. }) = decl.derived.last() {
+                self.protos.insert(name);
+                continue;
+            }
+            if d.spec.storage == Storage::Typedef {
+                if let Ok((t, _)) = self.declarator_type(base.clone(), &d.spec, decl, None) {
+                    self.declare_typedef(&name, t);
+                }
+                continue;
+            }
+            if d.spec.is_channel {
+                self.channel_decl(&base, d, id);
+                continue;
+            }
+            if self.globals.contains_key(&name) {
+                self.diags
+                    .error(decl.loc, format!("redefinition of '{name}'"));
+                continue;
+            }
+            let init_len = id.init.as_ref().and_then(init::init_len);
+            let Ok((t, space)) = self.declarator_type(base.clone(), &d.spec, decl, init_len) else {
+                continue;
+            };
+            match space {
+                Some(AddrSpace::Constant) => {
+                    self.var_attrs_of(decl, &name);
+                    let Some(init) = &id.init else {
+                        self.diags.error(decl.loc, format!("program scope variable '{name}' in the __constant address space must be initialized"));
+                        continue;
+                    };
+                    if let Some(offset) = self.constant_data(&t, init) {
+                        self.globals
+                            .insert(name, Global::Constant { offset, ty: t });
+                    }
+                }
+                Some(AddrSpace::Global) => {
+                    self.diags.error(decl.loc, format!("program scope variable '{name}' in the __global address space is not supported (OpenCL C 1.2 allows only __constant)"));
+                }
+                _ => {
+                    self.diags.error(
+                        decl.loc,
+                        format!("program scope variable '{name}' must be declared in the __constant address space"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Records memory attributes of a variable (checked) for the analysis.
+    pub(crate) fn var_attrs_of(&mut self, decl: &Declarator, name: &str) -> attrs::VarAttrs {
+        if decl.attrs.is_empty() {
+            return attrs::VarAttrs::default();
+        }
+        let attrs = decl.attrs.clone();
+        let mut consts: Vec<Option<i128>> = vec![];
+        for a in &attrs {
+            for e in &a.args {
+                consts.push(self.const_int(e));
+            }
+        }
+        let mut it = consts.into_iter();
+        let mut eval = |e: &Expr, dg: &mut Diagnostics| -> Option<i128> {
+            let v = it.next().flatten();
+            if v.is_none() {
+                dg.error(e.loc, "attribute argument is not an integer constant");
+            }
+            v
+        };
+        let va = attrs::var_attrs(&attrs, &mut eval, self.diags);
+        self.var_attrs
+            .push((decl.loc, name.to_string(), va.clone()));
+        va
+    }
+
+    /// Evaluates attribute arguments in order and runs a checker over them.
+    pub(crate) fn kernel_attrs(&mut self, attrs_list: &[Attribute]) -> ir::KernelAttrs {
+        let mut consts: Vec<Option<i128>> = vec![];
+        for a in attrs_list {
+            for e in &a.args {
+                consts.push(if a.name == "vec_type_hint" {
+                    Some(0)
+                } else {
+                    self.const_int(e)
+                });
+            }
+        }
+        // The checker asks for arguments in order; hand them out per attribute.
+        let mut by_ptr: HashMap<*const Expr, Option<i128>> = HashMap::new();
+        let mut i = 0;
+        for a in attrs_list {
+            for e in &a.args {
+                by_ptr.insert(e as *const Expr, consts[i]);
+                i += 1;
+            }
+        }
+        let mut eval = |e: &Expr, dg: &mut Diagnostics| -> Option<i128> {
+            let v = by_ptr.get(&(e as *const Expr)).copied().flatten();
+            if v.is_none() {
+                dg.error(e.loc, "attribute argument is not an integer constant");
+            }
+            v
+        };
+        attrs::kernel_attrs(attrs_list, &mut eval, self.diags)
+    }
+
+    fn channel_decl(&mut self, base: &Type, d: &Declaration, id: &InitDeclarator) {
+        let decl = &id.decl;
+        let name = decl.name.clone().unwrap_or_default();
+        if !self.channels_enabled {
+            // Intel's compiler needs the extension pragma; accept with a warning.
+            self.diags.warning(
+                d.loc,
+                "channel declared without '#pragma OPENCL EXTENSION cl_intel_channels : enable'",
+            );
+            self.channels_enabled = true;
+        }
+        let mut dims = vec![];
+        for step in &decl.derived {
+            match step {
+                Derived::Array(Some(e)) => match self.const_int(e) {
+                    Some(v) if v > 0 && v < 1 << 20 => dims.push(v as u32),
+                    _ => {
+                        self.diags.error(
+                            e.loc,
+                            "channel array size must be a positive integer constant",
+                        );
+                        return;
+                    }
+                },
+                _ => {
+                    self.diags.error(decl.loc, "invalid channel declarator");
+                    return;
+                }
+            }
+        }
+        if matches!(base, Type::Void | Type::Pointer(_)) {
+            self.diags.error(
+                decl.loc,
+                format!("invalid channel element type '{}'", self.ty_name(base)),
+            );
+            return;
+        }
+        let mut attrs_all = d.spec.attrs.clone();
+        attrs_all.extend(decl.attrs.iter().cloned());
+        let mut consts = vec![];
+        for a in &attrs_all {
+            for e in &a.args {
+                consts.push(self.const_int(e));
+            }
+        }
+        let mut it = consts.into_iter();
+        let mut eval = |e: &Expr, dg: &mut Diagnostics| -> Option<i128> {
+            let v = it.next().flatten();
+            if v.is_none() && !matches!(e.kind, ExprKind::Str(_)) {
+                dg.error(e.loc, "attribute argument is not an integer constant");
+            }
+            v
+        };
+        let va = attrs::var_attrs(&attrs_all, &mut eval, self.diags);
+        if self.globals.contains_key(&name) {
+            self.diags
+                .error(decl.loc, format!("redefinition of '{name}'"));
+            return;
+        }
+        let cid = ChannelId(self.module.channels.len() as u32);
+        self.module.channels.push(ir::ChannelDecl {
+            id: cid,
+            name: name.clone(),
+            elem_size: self.size_of(base),
+            elem_type: self.ty_name(base),
+            depth: va.depth.unwrap_or(0),
+            dims: dims.clone(),
+            io: va.io,
+            loc: decl.loc,
+        });
+        self.globals.insert(
+            name,
+            Global::Channel {
+                id: cid,
+                elem: base.clone(),
+                dims,
+            },
+        );
+    }
+
+    /// Lays out a program-scope `__constant` variable's initializer; returns its offset.
+    pub(crate) fn constant_data_pub(&mut self, t: &Type, init: &Init) -> Option<u32> {
+        self.constant_data(t, init)
+    }
+
+    fn constant_data(&mut self, t: &Type, init: &Init) -> Option<u32> {
+        let size = self.size_of(t);
+        let align = self.align_of(t).max(1);
+        let mut leaves = vec![];
+        if init::flatten(self, t, 0, init, &mut leaves).is_err() {
+            return None;
+        }
+        let mut bytes = vec![0u8; size as usize];
+        for leaf in leaves {
+            let init::Leaf { offset, ty, expr } = leaf;
+            let ok = self.const_leaf_bytes(&ty, &expr, &mut bytes, offset);
+            if !ok {
+                self.diags.error(
+                    expr.loc,
+                    "initializer element is not a compile-time constant",
+                );
+                return None;
+            }
+        }
+        let data = &mut self.module.constant_data;
+        let off = (data.len() as u32).div_ceil(align) * align;
+        data.resize(off as usize, 0);
+        data.extend_from_slice(&bytes);
+        Some(off)
+    }
+
+    /// Writes the bytes of a constant leaf (scalar, vector, or char array from a string).
+    pub(crate) fn const_leaf_bytes(
+        &mut self,
+        ty: &Type,
+        e: &Expr,
+        out: &mut [u8],
+        offset: u32,
+    ) -> bool {
+        let put = |out: &mut [u8], at: usize, b: &[u8]| {
+            if let Some(dst) = out.get_mut(at..at + b.len()) {
+                dst.copy_from_slice(b);
+            }
+        };
+        match ty {
+            Type::Scalar(s) => {
+                let Some(v) = self.const_eval(e) else {
+                    return false;
+                };
+                put(out, offset as usize, &v.mem_bytes(*s));
+                true
+            }
+            Type::Vector(s, n) => {
+                let comps: Vec<&Expr> = match &e.kind {
+                    ExprKind::VecLit(_, items) => items.iter().collect(),
+                    _ => vec![e],
+                };
+                let mut vals = vec![];
+                for c in comps {
+                    match self.const_eval(c) {
+                        Some(v) => vals.push(v),
+                        None => return false,
+                    }
+                }
+                if vals.len() == 1 {
+                    vals = vec![vals[0]; *n as usize];
+                }
+                if vals.len() != *n as usize {
+                    return false;
+                }
+                for (i, v) in vals.iter().enumerate() {
+                    put(
+                        out,
+                        offset as usize + i * s.size() as usize,
+                        &v.mem_bytes(*s),
+                    );
+                }
+                true
+            }
+            Type::Array(el, n) if matches!(**el, Type::Scalar(Scalar::I8 | Scalar::U8)) => {
+                if let ExprKind::Str(s) = &e.kind {
+                    let b = s.as_bytes();
+                    let len = b.len().min(*n as usize);
+                    put(out, offset as usize, &b[..len]);
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+/// OpenCL's predefined constants that C code uses like macros (when the preprocessor did not
+/// already define them).
+pub(crate) fn builtin_constant(name: &str) -> Option<CVal> {
+    let i = |v: i128| Some(CVal::Int(v, Scalar::I32));
+    match name {
+        "CLK_LOCAL_MEM_FENCE" => i(1),
+        "CLK_GLOBAL_MEM_FENCE" => i(2),
+        "CLK_CHANNEL_MEM_FENCE" => i(4),
+        "true" => i(1),
+        "false" => i(0),
+        "NULL" => Some(CVal::Int(0, Scalar::I32)),
+        "MAXFLOAT" | "FLT_MAX" => Some(CVal::Float(f32::MAX as f64, Scalar::F32)),
+        "FLT_MIN" => Some(CVal::Float(f32::MIN_POSITIVE as f64, Scalar::F32)),
+        "FLT_EPSILON" => Some(CVal::Float(f32::EPSILON as f64, Scalar::F32)),
+        "DBL_MAX" => Some(CVal::Float(f64::MAX, Scalar::F64)),
+        "DBL_MIN" => Some(CVal::Float(f64::MIN_POSITIVE, Scalar::F64)),
+        "DBL_EPSILON" => Some(CVal::Float(f64::EPSILON, Scalar::F64)),
+        "HUGE_VALF" | "INFINITY" => Some(CVal::Float(f64::INFINITY, Scalar::F32)),
+        "HUGE_VAL" => Some(CVal::Float(f64::INFINITY, Scalar::F64)),
+        "NAN" => Some(CVal::Float(f64::NAN, Scalar::F32)),
+        "M_PI_F" => Some(CVal::Float(std::f64::consts::PI, Scalar::F32).cast(Scalar::F32)),
+        "M_PI" => Some(CVal::Float(std::f64::consts::PI, Scalar::F64)),
+        "M_E_F" => Some(CVal::Float(std::f64::consts::E, Scalar::F32).cast(Scalar::F32)),
+        "M_E" => Some(CVal::Float(std::f64::consts::E, Scalar::F64)),
+        "M_SQRT2_F" => Some(CVal::Float(std::f64::consts::SQRT_2, Scalar::F32).cast(Scalar::F32)),
+        "M_LN2_F" => Some(CVal::Float(std::f64::consts::LN_2, Scalar::F32).cast(Scalar::F32)),
+        "M_LOG2E_F" => Some(CVal::Float(std::f64::consts::LOG2_E, Scalar::F32).cast(Scalar::F32)),
+        "INT_MAX" => i(i32::MAX as i128),
+        "INT_MIN" => i(i32::MIN as i128),
+        "UINT_MAX" => Some(CVal::Int(u32::MAX as i128, Scalar::U32)),
+        "CHAR_BIT" => i(8),
+        "CHAR_MAX" | "SCHAR_MAX" => i(127),
+        "CHAR_MIN" | "SCHAR_MIN" => i(-128),
+        "UCHAR_MAX" => i(255),
+        "SHRT_MAX" => i(32767),
+        "SHRT_MIN" => i(-32768),
+        "USHRT_MAX" => i(65535),
+        "LONG_MAX" => Some(CVal::Int(i64::MAX as i128, Scalar::I64)),
+        "LONG_MIN" => Some(CVal::Int(i64::MIN as i128, Scalar::I64)),
+        "ULONG_MAX" => Some(CVal::Int(u64::MAX as i128, Scalar::U64)),
+        _ => None,
+    }
+}
+
+pub(crate) fn space_of(a: AddrQual) -> AddrSpace {
+    match a {
+        AddrQual::Global => AddrSpace::Global,
+        AddrQual::Local => AddrSpace::Local,
+        AddrQual::Constant => AddrSpace::Constant,
+        AddrQual::Private => AddrSpace::Private,
+    }
+}

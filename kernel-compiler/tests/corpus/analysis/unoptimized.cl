@@ -1,0 +1,12 @@
+#define N 128
+
+__kernel void unoptimized (__global float * restrict A,
+                           __global float * restrict result)
+{
+  float mul = 1.0f;
+
+  for (unsigned i = 0; i < N; i++)
+    mul *= A[i];
+
+  * result = mul;
+}
