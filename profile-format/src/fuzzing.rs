@@ -111,9 +111,27 @@ pub fn file_from_input(data: &[u8]) -> Vec<u8> {
 }
 
 /// Reads a candidate file and, if it reads, runs every export over the result: none of this
-/// may panic. Returns whether the file was accepted.
+/// may panic. Also reads it through the piece-by-piece path used for files (piece size derived
+/// from the file) and panics if the two readings differ. Returns whether the file was
+/// accepted.
 pub fn exercise(file: &[u8]) -> bool {
-    match crate::read_profile_bytes(file) {
+    let whole = crate::read_profile_bytes(file);
+    let piece = 1 + file.len() % 257;
+    let pieces = crate::reader::read_profile_in_pieces(file, piece);
+    match (&whole, &pieces) {
+        (Ok(a), Ok(b)) => {
+            assert!(
+                a.records == b.records
+                    && a.programs == b.programs
+                    && a.truncated == b.truncated
+                    && a.warnings == b.warnings,
+                "piece-by-piece reading (piece {piece}) differs from whole-file reading"
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(a.problem(), b.problem(), "piece {piece}"),
+        _ => panic!("piece-by-piece reading (piece {piece}) disagrees on accepting the file"),
+    }
+    match whole {
         Ok(p) => {
             crate::exports::exercise_all(&p);
             true

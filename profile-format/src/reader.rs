@@ -48,6 +48,21 @@ pub fn read_profile_bytes(bytes: &[u8]) -> Result<Profile, ReadError> {
     })
 }
 
+/// Reads in-memory bytes through the piece-by-piece path used for files, with pieces of
+/// `piece` bytes (for differential testing against [`read_profile_bytes`]).
+pub(crate) fn read_profile_in_pieces(bytes: &[u8], piece: usize) -> Result<Profile, ReadError> {
+    parse(&crate::source::Pieces { bytes, piece }).map_err(|e| match e {
+        Fail::Format(problem) => ReadError::Format {
+            path: PathBuf::from("<memory>"),
+            problem,
+        },
+        Fail::Io(source) => ReadError::Io {
+            path: PathBuf::from("<memory>"),
+            source,
+        },
+    })
+}
+
 /// Why parsing failed.
 pub(crate) enum Fail {
     Format(FormatProblem),

@@ -87,3 +87,28 @@ impl Source for FileSource {
         self.piece.max(1)
     }
 }
+
+/// Bytes in memory served in pieces of a given size, copied like file reads: lets tests and
+/// the fuzzer drive the piece logic of the file path without I/O.
+pub(crate) struct Pieces<'b> {
+    pub bytes: &'b [u8],
+    pub piece: usize,
+}
+
+impl Source for Pieces<'_> {
+    fn len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    fn bytes<'a>(&'a self, off: u64, len: usize, buf: &'a mut Vec<u8>) -> io::Result<&'a [u8]> {
+        let mut scratch = Vec::new();
+        let s = <[u8] as Source>::bytes(self.bytes, off, len, &mut scratch)?;
+        buf.clear();
+        buf.extend_from_slice(s);
+        Ok(&buf[..])
+    }
+
+    fn piece_len(&self) -> usize {
+        self.piece.max(1)
+    }
+}
