@@ -345,7 +345,12 @@ impl<'a> Engine<'a> {
                 break;
             }
             v.push(x);
-            cur = self.f.loops.iter().find(|i| i.id == x).and_then(|i| i.parent);
+            cur = self
+                .f
+                .loops
+                .iter()
+                .find(|i| i.id == x)
+                .and_then(|i| i.parent);
         }
         v
     }
@@ -456,7 +461,11 @@ impl<'a> Engine<'a> {
                 m | match s {
                     Sym::Iv(l) => loop_bit(*l),
                     Sym::Gid(_) | Sym::Lid(_) | Sym::Grp(_) => WI_BIT,
-                    Sym::Op(i) => self.opaque_vary.get(*i as usize).copied().unwrap_or(VARY_ALL),
+                    Sym::Op(i) => self
+                        .opaque_vary
+                        .get(*i as usize)
+                        .copied()
+                        .unwrap_or(VARY_ALL),
                 }
             }),
         }
@@ -464,7 +473,10 @@ impl<'a> Engine<'a> {
 
     /// The varying mask of an opaque symbol.
     pub fn opaque_mask(&self, id: u32) -> VaryMask {
-        self.opaque_vary.get(id as usize).copied().unwrap_or(VARY_ALL)
+        self.opaque_vary
+            .get(id as usize)
+            .copied()
+            .unwrap_or(VARY_ALL)
     }
 
     /// What a symbol varies with.
@@ -519,7 +531,11 @@ impl<'a> Engine<'a> {
         let mut lcp = inc[0].1.len();
         for (_, p) in &inc[1..] {
             let mut k = 0;
-            while k < lcp && k < p.len() && p[k].serial == inc[0].1[k].serial && p[k].side == inc[0].1[k].side {
+            while k < lcp
+                && k < p.len()
+                && p[k].serial == inc[0].1[k].serial
+                && p[k].side == inc[0].1[k].side
+            {
                 k += 1;
             }
             lcp = k;
@@ -538,12 +554,18 @@ impl<'a> Engine<'a> {
             subloop: None,
         };
         let mut out = State::default();
-        let keys: BTreeSet<u32> = inc.iter().flat_map(|(s, _)| s.slots.keys().copied()).collect();
+        let keys: BTreeSet<u32> = inc
+            .iter()
+            .flat_map(|(s, _)| s.slots.keys().copied())
+            .collect();
         for k in keys {
             let vals: Vec<&Val> = inc.iter().filter_map(|(s, _)| s.slots.get(&k)).collect();
             out.slots.insert(k, merge_vals(&vals, &sel, sel_op));
         }
-        let fkeys: BTreeSet<u32> = inc.iter().flat_map(|(s, _)| s.frame.keys().copied()).collect();
+        let fkeys: BTreeSet<u32> = inc
+            .iter()
+            .flat_map(|(s, _)| s.frame.keys().copied())
+            .collect();
         for k in fkeys {
             let vals: Vec<&(u32, Val)> = inc.iter().filter_map(|(s, _)| s.frame.get(&k)).collect();
             let w = vals[0].0;
@@ -745,6 +767,10 @@ impl<'a> Engine<'a> {
         let mut start_syms: BTreeMap<Cell, u32> = BTreeMap::new();
         for c in st.cells() {
             let v = st.get_cell(c).cloned().unwrap_or_default();
+            if matches!(v.base, Some(Base::Frame(_)) | Some(Base::Local(_)) | Some(Base::Const)) {
+                // Pointers into on-chip objects keep their offsets (cells stay cells).
+                continue;
+            }
             let sym = self.fresh_opaque(VARY_ALL);
             let id = match sym.terms[0].0 {
                 Sym::Op(i) => i,
@@ -915,7 +941,8 @@ impl<'a> Engine<'a> {
             // Multiple exits to one target: keep the union.
             match by_target.get_mut(&t) {
                 Some(prev) => {
-                    let merged = self.merge(vec![(prev.clone(), pr.clone()), (out, pr.clone())], loc);
+                    let merged =
+                        self.merge(vec![(prev.clone(), pr.clone()), (out, pr.clone())], loc);
                     *prev = merged.0;
                 }
                 None => {
@@ -933,7 +960,10 @@ impl<'a> Engine<'a> {
 
     fn frame_obj(&self, offset: u32) -> (u32, i64) {
         for v in &self.f.mem_vars {
-            if v.space == Some(AddrSpace::Private) && offset >= v.offset && offset < v.offset + v.size.max(1) {
+            if v.space == Some(AddrSpace::Private)
+                && offset >= v.offset
+                && offset < v.offset + v.size.max(1)
+            {
                 return (v.offset, (offset - v.offset) as i64);
             }
         }
@@ -942,7 +972,10 @@ impl<'a> Engine<'a> {
 
     fn local_obj(&self, offset: u32) -> (u32, i64) {
         for v in &self.f.mem_vars {
-            if v.space == Some(AddrSpace::Local) && offset >= v.offset && offset < v.offset + v.size.max(1) {
+            if v.space == Some(AddrSpace::Local)
+                && offset >= v.offset
+                && offset < v.offset + v.size.max(1)
+            {
                 return (v.offset, (offset - v.offset) as i64);
             }
         }
@@ -963,7 +996,9 @@ impl<'a> Engine<'a> {
                 }
             }
             Inst::Mov { dst, src, lanes } => {
-                let vals: Vec<Val> = (0..*lanes as u32).map(|k| self.read(st, src.lane(k))).collect();
+                let vals: Vec<Val> = (0..*lanes as u32)
+                    .map(|k| self.read(st, src.lane(k)))
+                    .collect();
                 for (k, v) in vals.into_iter().enumerate() {
                     st.slots.insert(dst.0 + k as u32, v);
                 }
@@ -975,7 +1010,10 @@ impl<'a> Engine<'a> {
                 }
             }
             Inst::Shuffle { dst, src, idx } => {
-                let vals: Vec<Val> = idx.iter().map(|&i| self.read(st, src.lane(i as u32))).collect();
+                let vals: Vec<Val> = idx
+                    .iter()
+                    .map(|&i| self.read(st, src.lane(i as u32)))
+                    .collect();
                 for (k, v) in vals.into_iter().enumerate() {
                     st.slots.insert(dst.0 + k as u32, v);
                 }
@@ -1006,7 +1044,15 @@ impl<'a> Engine<'a> {
                         aff,
                         ld: a.ld,
                         wi_cmp: None,
-                        deps: after(&a.deps, OpRec { class, lat, loc, subloop: None }),
+                        deps: after(
+                            &a.deps,
+                            OpRec {
+                                class,
+                                lat,
+                                loc,
+                                subloop: None,
+                            },
+                        ),
                     };
                     st.slots.insert(dst.0 + k, v);
                 }
@@ -1019,7 +1065,14 @@ impl<'a> Engine<'a> {
                     st.slots.insert(dst.0 + k, v);
                 }
             }
-            Inst::Cmp { op, ty, dst_ty, dst, a, b } => {
+            Inst::Cmp {
+                op,
+                ty,
+                dst_ty,
+                dst,
+                a,
+                b,
+            } => {
                 let (class, lat) = latency::compare(ty.scalar);
                 for k in 0..ty.lanes as u32 {
                     let va = self.read(st, a.lane(k));
@@ -1034,21 +1087,37 @@ impl<'a> Engine<'a> {
                     };
                     let (aff, deps) = match folded {
                         Some(r) => {
-                            let t = if dst_ty.lanes > 1 { -(r as i64) } else { r as i64 };
+                            let t = if dst_ty.lanes > 1 {
+                                -(r as i64)
+                            } else {
+                                r as i64
+                            };
                             (Some(Affine::konst(t)), Deps::new())
                         }
                         None => (
                             Some(self.opaque_of(200 + *op as u32, &va.aff, &vb.aff, 0)),
-                            after(&deps, OpRec { class, lat, loc, subloop: None }),
+                            after(
+                                &deps,
+                                OpRec {
+                                    class,
+                                    lat,
+                                    loc,
+                                    subloop: None,
+                                },
+                            ),
                         ),
                     };
                     let wi = |x: &Val| {
                         x.aff.as_ref().is_some_and(|a| {
                             !a.terms.is_empty()
-                                && a.terms.iter().all(|(s, _)| matches!(s, Sym::Gid(_) | Sym::Lid(_)))
+                                && a.terms
+                                    .iter()
+                                    .all(|(s, _)| matches!(s, Sym::Gid(_) | Sym::Lid(_)))
                         })
                     };
-                    let wi_cmp = if (wi(&va) && vb.as_const().is_some()) || (wi(&vb) && va.as_const().is_some()) {
+                    let wi_cmp = if (wi(&va) && vb.as_const().is_some())
+                        || (wi(&vb) && va.as_const().is_some())
+                    {
                         match op {
                             CmpOp::Eq => Some(true),
                             CmpOp::Ne => Some(false),
@@ -1069,7 +1138,13 @@ impl<'a> Engine<'a> {
                     );
                 }
             }
-            Inst::Select { ty, dst, cond, a, b } => {
+            Inst::Select {
+                ty,
+                dst,
+                cond,
+                a,
+                b,
+            } => {
                 let c = self.read(st, *cond);
                 for k in 0..ty.lanes as u32 {
                     let va = self.read(st, a.lane(k));
@@ -1095,7 +1170,9 @@ impl<'a> Engine<'a> {
                     st.slots.insert(dst.0 + k, v);
                 }
             }
-            Inst::Convert { from, to, dst, src, .. } => {
+            Inst::Convert {
+                from, to, dst, src, ..
+            } => {
                 let (class, lat) = latency::convert(from.scalar, to.scalar);
                 for k in 0..to.lanes as u32 {
                     let a = self.read(st, src.lane(k));
@@ -1117,7 +1194,15 @@ impl<'a> Engine<'a> {
                             aff,
                             ld: a.ld,
                             wi_cmp: a.wi_cmp,
-                            deps: after(&a.deps, OpRec { class, lat, loc, subloop: None }),
+                            deps: after(
+                                &a.deps,
+                                OpRec {
+                                    class,
+                                    lat,
+                                    loc,
+                                    subloop: None,
+                                },
+                            ),
                         },
                     );
                 }
@@ -1133,7 +1218,13 @@ impl<'a> Engine<'a> {
                     st.slots.insert(dst.0 + k, a);
                 }
             }
-            Inst::Builtin { f, ty, dst_ty, dst, args } => {
+            Inst::Builtin {
+                f,
+                ty,
+                dst_ty,
+                dst,
+                args,
+            } => {
                 let (class, lat) = latency::builtin(*f, ty.scalar);
                 let mut deps = Deps::new();
                 let mut ld = false;
@@ -1145,7 +1236,15 @@ impl<'a> Engine<'a> {
                         ld |= v.ld;
                     }
                 }
-                let deps = after(&deps, OpRec { class, lat, loc, subloop: None });
+                let deps = after(
+                    &deps,
+                    OpRec {
+                        class,
+                        lat,
+                        loc,
+                        subloop: None,
+                    },
+                );
                 for k in 0..dst_ty.lanes as u32 {
                     let aff = if dst_ty.scalar.is_float() {
                         None
@@ -1164,7 +1263,14 @@ impl<'a> Engine<'a> {
                     );
                 }
             }
-            Inst::BuiltinPtr { ty, dst, args, out_ptr, site, .. } => {
+            Inst::BuiltinPtr {
+                ty,
+                dst,
+                args,
+                out_ptr,
+                site,
+                ..
+            } => {
                 let mut deps = Deps::new();
                 for a in args {
                     for k in 0..ty.lanes as u32 {
@@ -1172,7 +1278,15 @@ impl<'a> Engine<'a> {
                         union_into(&mut deps, &v.deps);
                     }
                 }
-                let deps = after(&deps, OpRec { class: OpClass::Math, lat: 20.0, loc, subloop: None });
+                let deps = after(
+                    &deps,
+                    OpRec {
+                        class: OpClass::Math,
+                        lat: 20.0,
+                        loc,
+                        subloop: None,
+                    },
+                );
                 let val = Val {
                     deps,
                     ..Default::default()
@@ -1187,7 +1301,16 @@ impl<'a> Engine<'a> {
                     Some(Base::Local(_)) => AddrSpace::Local,
                     _ => AddrSpace::Global,
                 };
-                self.store(st, pr, &p, space, ValTy::vector(ty.scalar, ty.lanes), vals, *site, loc);
+                self.store(
+                    st,
+                    pr,
+                    &p,
+                    space,
+                    ValTy::vector(ty.scalar, ty.lanes),
+                    vals,
+                    *site,
+                    loc,
+                );
             }
             Inst::WorkItem { f, dst, dim } => {
                 let d = self.read(st, *dim).as_const().unwrap_or(-1);
@@ -1252,7 +1375,13 @@ impl<'a> Engine<'a> {
                     },
                 );
             }
-            Inst::PtrAdd { dst, base, index, scale, disp } => {
+            Inst::PtrAdd {
+                dst,
+                base,
+                index,
+                scale,
+                disp,
+            } => {
                 let vb = self.read(st, *base);
                 let mut v = vb.clone();
                 v.wi_cmp = None;
@@ -1274,19 +1403,39 @@ impl<'a> Engine<'a> {
                 }
                 st.slots.insert(dst.0, v);
             }
-            Inst::Load { ty, dst, addr, space, site } => {
+            Inst::Load {
+                ty,
+                dst,
+                addr,
+                space,
+                site,
+            } => {
                 let p = self.read(st, *addr);
                 let vals = self.load(st, pr, &p, *space, *ty, *site, loc);
                 for (k, v) in vals.into_iter().enumerate() {
                     st.slots.insert(dst.0 + k as u32, v);
                 }
             }
-            Inst::Store { ty, src, addr, space, site } => {
+            Inst::Store {
+                ty,
+                src,
+                addr,
+                space,
+                site,
+            } => {
                 let p = self.read(st, *addr);
-                let vals: Vec<Val> = (0..ty.lanes as u32).map(|k| self.read(st, src.lane(k))).collect();
+                let vals: Vec<Val> = (0..ty.lanes as u32)
+                    .map(|k| self.read(st, src.lane(k)))
+                    .collect();
                 self.store(st, pr, &p, *space, *ty, vals, *site, loc);
             }
-            Inst::Copy { dst, src, bytes, load_site, store_site } => {
+            Inst::Copy {
+                dst,
+                src,
+                bytes,
+                load_site,
+                store_site,
+            } => {
                 let ps = self.read(st, *src);
                 let pd = self.read(st, *dst);
                 let sp = |v: &Val| match v.base {
@@ -1311,7 +1460,16 @@ impl<'a> Engine<'a> {
                     self.store(st, pr, &p, sp(&pd), ty, vec![v], site, loc);
                 }
             }
-            Inst::Atomic { ty, dst, addr, a, b, space, site, .. } => {
+            Inst::Atomic {
+                ty,
+                dst,
+                addr,
+                a,
+                b,
+                space,
+                site,
+                ..
+            } => {
                 let p = self.read(st, *addr);
                 let va = self.read(st, *a);
                 let vb = self.read(st, *b);
@@ -1319,8 +1477,20 @@ impl<'a> Engine<'a> {
                 union_into(&mut deps, &va.deps);
                 union_into(&mut deps, &vb.deps);
                 union_into(&mut deps, &Self::pred_deps(pr));
-                let lat = latency::load(*space, true, self.board) + latency::store(*space, self.board);
-                self.record_access(AKind::Atomic, *space, &p, ty.bytes(), Some(*site), loc, pr, deps.clone(), Deps::new(), false);
+                let lat =
+                    latency::load(*space, true, self.board) + latency::store(*space, self.board);
+                self.record_access(
+                    AKind::Atomic,
+                    *space,
+                    &p,
+                    ty.bytes(),
+                    Some(*site),
+                    loc,
+                    pr,
+                    deps.clone(),
+                    Deps::new(),
+                    false,
+                );
                 st.slots.insert(
                     dst.0,
                     Val {
@@ -1328,11 +1498,26 @@ impl<'a> Engine<'a> {
                         aff: None,
                         ld: true,
                         wi_cmp: None,
-                        deps: after(&deps, OpRec { class: OpClass::Atomic, lat, loc, subloop: None }),
+                        deps: after(
+                            &deps,
+                            OpRec {
+                                class: OpClass::Atomic,
+                                lat,
+                                loc,
+                                subloop: None,
+                            },
+                        ),
                     },
                 );
             }
-            Inst::FifoRead { ep, dst_ptr, bytes, blocking, status, site } => {
+            Inst::FifoRead {
+                ep,
+                dst_ptr,
+                bytes,
+                blocking,
+                status,
+                site,
+            } => {
                 let mut deps = Self::pred_deps(pr);
                 let idx = match ep {
                     Endpoint::Channel { index: Some(r), .. } => Some(*r),
@@ -1348,9 +1533,28 @@ impl<'a> Engine<'a> {
                 } else {
                     (OpClass::ChannelReadNb, latency::CHANNEL_READ_NB)
                 };
-                let out = after(&deps, OpRec { class, lat, loc, subloop: None });
+                let out = after(
+                    &deps,
+                    OpRec {
+                        class,
+                        lat,
+                        loc,
+                        subloop: None,
+                    },
+                );
                 let p = self.read(st, *dst_ptr);
-                self.record_access(AKind::ChanRead, AddrSpace::Global, &Val::default(), *bytes, Some(*site), loc, pr, deps, Deps::new(), false);
+                self.record_access(
+                    AKind::ChanRead,
+                    AddrSpace::Global,
+                    &Val::default(),
+                    *bytes,
+                    Some(*site),
+                    loc,
+                    pr,
+                    deps,
+                    Deps::new(),
+                    false,
+                );
                 let val = Val {
                     base: None,
                     aff: None,
@@ -1363,7 +1567,14 @@ impl<'a> Engine<'a> {
                     st.slots.insert(s.0, val);
                 }
             }
-            Inst::FifoWrite { ep, src_ptr, bytes, status, site, .. } => {
+            Inst::FifoWrite {
+                ep,
+                src_ptr,
+                bytes,
+                status,
+                site,
+                ..
+            } => {
                 let mut deps = Self::pred_deps(pr);
                 if let Endpoint::Channel { index: Some(r), .. } = ep {
                     let v = self.read(st, *r);
@@ -1372,19 +1583,46 @@ impl<'a> Engine<'a> {
                 let p = self.read(st, *src_ptr);
                 let data = self.read_bytes(st, pr, &p, *bytes, loc);
                 union_into(&mut deps, &data.deps);
-                self.record_access(AKind::ChanWrite, AddrSpace::Global, &Val::default(), *bytes, Some(*site), loc, pr, deps.clone(), Deps::new(), false);
+                self.record_access(
+                    AKind::ChanWrite,
+                    AddrSpace::Global,
+                    &Val::default(),
+                    *bytes,
+                    Some(*site),
+                    loc,
+                    pr,
+                    deps.clone(),
+                    Deps::new(),
+                    false,
+                );
                 if let Some(s) = status {
                     st.slots.insert(
                         s.0,
                         Val {
                             ld: true,
-                            deps: after(&deps, OpRec { class: OpClass::ChannelWrite, lat: latency::CHANNEL_WRITE, loc, subloop: None }),
+                            deps: after(
+                                &deps,
+                                OpRec {
+                                    class: OpClass::ChannelWrite,
+                                    lat: latency::CHANNEL_WRITE,
+                                    loc,
+                                    subloop: None,
+                                },
+                            ),
                             ..Default::default()
                         },
                     );
                 }
             }
-            Inst::AsyncCopy { dst, src, elem_bytes, event, to_local, site, .. } => {
+            Inst::AsyncCopy {
+                dst,
+                src,
+                elem_bytes,
+                event,
+                to_local,
+                site,
+                ..
+            } => {
                 let ps = self.read(st, *src);
                 let pd = self.read(st, *dst);
                 let (gs, ls) = if *to_local { (&ps, &pd) } else { (&pd, &ps) };
@@ -1394,11 +1632,55 @@ impl<'a> Engine<'a> {
                 l.aff = None;
                 let deps = Self::pred_deps(pr);
                 if *to_local {
-                    self.record_access(AKind::Load, AddrSpace::Global, &g, *elem_bytes, *site, loc, pr, deps.clone(), Deps::new(), false);
-                    self.record_access(AKind::Store, AddrSpace::Local, &l, *elem_bytes, None, loc, pr, deps, Deps::new(), false);
+                    self.record_access(
+                        AKind::Load,
+                        AddrSpace::Global,
+                        &g,
+                        *elem_bytes,
+                        *site,
+                        loc,
+                        pr,
+                        deps.clone(),
+                        Deps::new(),
+                        false,
+                    );
+                    self.record_access(
+                        AKind::Store,
+                        AddrSpace::Local,
+                        &l,
+                        *elem_bytes,
+                        None,
+                        loc,
+                        pr,
+                        deps,
+                        Deps::new(),
+                        false,
+                    );
                 } else {
-                    self.record_access(AKind::Load, AddrSpace::Local, &l, *elem_bytes, None, loc, pr, deps.clone(), Deps::new(), false);
-                    self.record_access(AKind::Store, AddrSpace::Global, &g, *elem_bytes, *site, loc, pr, deps, Deps::new(), false);
+                    self.record_access(
+                        AKind::Load,
+                        AddrSpace::Local,
+                        &l,
+                        *elem_bytes,
+                        None,
+                        loc,
+                        pr,
+                        deps.clone(),
+                        Deps::new(),
+                        false,
+                    );
+                    self.record_access(
+                        AKind::Store,
+                        AddrSpace::Global,
+                        &g,
+                        *elem_bytes,
+                        *site,
+                        loc,
+                        pr,
+                        deps,
+                        Deps::new(),
+                        false,
+                    );
                 }
                 st.slots.insert(event.0, Val::default());
             }
@@ -1423,7 +1705,15 @@ impl<'a> Engine<'a> {
                 aff: None,
                 ld,
                 wi_cmp: None,
-                deps: after(&deps, OpRec { class, lat, loc, subloop: None }),
+                deps: after(
+                    &deps,
+                    OpRec {
+                        class,
+                        lat,
+                        loc,
+                        subloop: None,
+                    },
+                ),
             };
         }
         let (ca, cb) = (a.as_const(), b.as_const());
@@ -1446,8 +1736,12 @@ impl<'a> Engine<'a> {
                 base = if b.base.is_some() { None } else { a.base };
                 Some(x.sub(y))
             }
-            (BinOp::Mul, Some(x), Some(_)) if cb.is_some() && a.base.is_none() => Some(x.scale(cb.unwrap_or(0))),
-            (BinOp::Mul, Some(_), Some(y)) if ca.is_some() && b.base.is_none() => Some(y.scale(ca.unwrap_or(0))),
+            (BinOp::Mul, Some(x), Some(_)) if cb.is_some() && a.base.is_none() => {
+                Some(x.scale(cb.unwrap_or(0)))
+            }
+            (BinOp::Mul, Some(_), Some(y)) if ca.is_some() && b.base.is_none() => {
+                Some(y.scale(ca.unwrap_or(0)))
+            }
             (BinOp::Shl, Some(x), Some(_)) if a.base.is_none() && matches!(cb, Some(0..=40)) => {
                 Some(x.scale(1i64 << cb.unwrap_or(0)))
             }
@@ -1470,7 +1764,15 @@ impl<'a> Engine<'a> {
             aff,
             ld,
             wi_cmp: None,
-            deps: after(&deps, OpRec { class, lat, loc, subloop: None }),
+            deps: after(
+                &deps,
+                OpRec {
+                    class,
+                    lat,
+                    loc,
+                    subloop: None,
+                },
+            ),
         }
     }
 
@@ -1486,6 +1788,9 @@ impl<'a> Engine<'a> {
             Some(c) if !self.ram_frames.contains(&o) => Some((o as i64 + c).max(0) as u32),
             Some(_) => None,
             None => {
+                if self.frames.last().is_some_and(|f| f.discovery) {
+                    return None;
+                }
                 if self.ram_frames.insert(o) {
                     self.new_ram = true;
                 }
@@ -1495,7 +1800,16 @@ impl<'a> Engine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn load(&mut self, st: &mut State, pr: &Pred, p: &Val, space: AddrSpace, ty: ValTy, site: Option<SiteId>, loc: Loc) -> Vec<Val> {
+    fn load(
+        &mut self,
+        st: &mut State,
+        pr: &Pred,
+        p: &Val,
+        space: AddrSpace,
+        ty: ValTy,
+        site: Option<SiteId>,
+        loc: Loc,
+    ) -> Vec<Val> {
         let elem = ty.scalar.size();
         if let Some(off) = self.cell_of(p, space) {
             let mut out = Vec::new();
@@ -1531,7 +1845,18 @@ impl<'a> Engine<'a> {
             d
         };
         let private_ram = space == AddrSpace::Private;
-        let data = self.record_access(AKind::Load, space, p, ty.bytes(), site, loc, pr, deps, Deps::new(), private_ram);
+        let data = self.record_access(
+            AKind::Load,
+            space,
+            p,
+            ty.bytes(),
+            site,
+            loc,
+            pr,
+            deps,
+            Deps::new(),
+            private_ram,
+        );
         let v = Val {
             base: None,
             aff: None,
@@ -1551,7 +1876,17 @@ impl<'a> Engine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn store(&mut self, st: &mut State, pr: &Pred, p: &Val, space: AddrSpace, ty: ValTy, vals: Vec<Val>, site: Option<SiteId>, loc: Loc) {
+    fn store(
+        &mut self,
+        st: &mut State,
+        pr: &Pred,
+        p: &Val,
+        space: AddrSpace,
+        ty: ValTy,
+        vals: Vec<Val>,
+        site: Option<SiteId>,
+        loc: Loc,
+    ) {
         let elem = ty.scalar.size();
         if let Some(off) = self.cell_of(p, space) {
             for (k, v) in vals.into_iter().enumerate() {
@@ -1577,7 +1912,18 @@ impl<'a> Engine<'a> {
         union_into(&mut deps, &Self::pred_deps(pr));
         union_into(&mut deps, &value_deps);
         let private_ram = space == AddrSpace::Private;
-        self.record_access(AKind::Store, space, p, ty.bytes(), site, loc, pr, deps, value_deps, private_ram);
+        self.record_access(
+            AKind::Store,
+            space,
+            p,
+            ty.bytes(),
+            site,
+            loc,
+            pr,
+            deps,
+            value_deps,
+            private_ram,
+        );
         // A store through an unknown private pointer clobbers nothing we track precisely.
     }
 
@@ -1588,10 +1934,25 @@ impl<'a> Engine<'a> {
             _ => AddrSpace::Global,
         };
         let n = bytes.max(1);
-        let (elem, lanes) = if n % 4 == 0 { (Scalar::U32, n / 4) } else if n % 2 == 0 { (Scalar::U16, n / 2) } else { (Scalar::U8, n) };
+        let (elem, lanes) = if n % 4 == 0 {
+            (Scalar::U32, n / 4)
+        } else if n % 2 == 0 {
+            (Scalar::U16, n / 2)
+        } else {
+            (Scalar::U8, n)
+        };
         let lanes = lanes.min(64);
         let vals = vec![v; lanes as usize];
-        self.store(st, pr, p, space, ValTy::vector(elem, lanes as u8), vals, None, loc);
+        self.store(
+            st,
+            pr,
+            p,
+            space,
+            ValTy::vector(elem, lanes as u8),
+            vals,
+            None,
+            loc,
+        );
     }
 
     fn read_bytes(&mut self, st: &mut State, pr: &Pred, p: &Val, bytes: u32, loc: Loc) -> Val {
@@ -1601,9 +1962,23 @@ impl<'a> Engine<'a> {
             _ => AddrSpace::Global,
         };
         let n = bytes.max(1);
-        let (elem, lanes) = if n % 4 == 0 { (Scalar::U32, n / 4) } else if n % 2 == 0 { (Scalar::U16, n / 2) } else { (Scalar::U8, n) };
+        let (elem, lanes) = if n % 4 == 0 {
+            (Scalar::U32, n / 4)
+        } else if n % 2 == 0 {
+            (Scalar::U16, n / 2)
+        } else {
+            (Scalar::U8, n)
+        };
         let lanes = lanes.min(64);
-        let vals = self.load(st, pr, p, space, ValTy::vector(elem, lanes as u8), None, loc);
+        let vals = self.load(
+            st,
+            pr,
+            p,
+            space,
+            ValTy::vector(elem, lanes as u8),
+            None,
+            loc,
+        );
         let mut out = Val::default();
         for v in vals {
             union_into(&mut out.deps, &v.deps);
@@ -1666,13 +2041,25 @@ impl<'a> Engine<'a> {
         let onchip = private_ram || space == AddrSpace::Local;
         let nframes = self.frames.len();
         for i in 0..nframes {
-            let in_subloop = if i + 1 < nframes { self.frames[i + 1].loop_id } else { None };
+            let in_subloop = if i + 1 < nframes {
+                self.frames[i + 1].loop_id
+            } else {
+                None
+            };
             let fa = FrameAccess {
                 inst: inst.clone(),
                 issue,
                 data,
-                deps: if i + 1 == nframes { deps.clone() } else { Deps::new() },
-                value_deps: if i + 1 == nframes { value_deps.clone() } else { Deps::new() },
+                deps: if i + 1 == nframes {
+                    deps.clone()
+                } else {
+                    Deps::new()
+                },
+                value_deps: if i + 1 == nframes {
+                    value_deps.clone()
+                } else {
+                    Deps::new()
+                },
                 in_subloop,
                 onchip,
             };
@@ -1772,7 +2159,11 @@ fn bin_fold(op: BinOp, s: Scalar, x: i64, y: i64) -> Option<i64> {
         BinOp::Shr => {
             let sh = (y as u32) % bits;
             if uns {
-                let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                let mask = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
                 (((x as u64) & mask) >> sh) as i64
             } else {
                 x >> sh
@@ -1844,7 +2235,11 @@ impl Engine<'_> {
                         }
                     };
                     let v = Val {
-                        aff: if ty.scalar.is_float() { None } else { Some(aff) },
+                        aff: if ty.scalar.is_float() {
+                            None
+                        } else {
+                            Some(aff)
+                        },
                         ..Default::default()
                     };
                     for k in 1..ty.lanes as u32 {

@@ -25,7 +25,11 @@ pub struct Edge {
 
 impl Edge {
     fn retimeable(&self) -> bool {
-        self.mem.is_none() && self.ops.iter().all(|o| o.class.retimeable() || o.lat == 0.0)
+        self.mem.is_none()
+            && self
+                .ops
+                .iter()
+                .all(|o| o.class.retimeable() || o.lat == 0.0)
     }
 }
 
@@ -209,7 +213,9 @@ mod tests {
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].ii(), 6);
         // A chain of 8 cells with one Fmul: ratio 6/8 -> II 1.
-        let mut es: Vec<Edge> = (0..7).map(|i| e(i, i + 1, 0.0, 1, OpClass::Logic)).collect();
+        let mut es: Vec<Edge> = (0..7)
+            .map(|i| e(i, i + 1, 0.0, 1, OpClass::Logic))
+            .collect();
         es.push(e(7, 0, 6.0, 1, OpClass::Fmul));
         let (c, _) = cycles(8, &es);
         assert_eq!(c.len(), 1);

@@ -208,8 +208,8 @@ pub fn builtin(f: BuiltinFn, s: Scalar) -> (OpClass, f64) {
         Fabs | Copysign | Signbit | Nan => (0.0, 0.0),
         Fmin | Fmax | Min | Max | Clamp | Step | Sign | Maxmag | Minmag | Fdim => (1.0, 1.0),
         IsEqual | IsNotEqual | IsGreater | IsGreaterEqual | IsLess | IsLessEqual
-        | IsLessGreater | IsFinite | IsInf | IsNan | IsNormal | IsOrdered | IsUnordered
-        | Any | All | Bitselect | Select => (1.0, 1.0),
+        | IsLessGreater | IsFinite | IsInf | IsNan | IsNormal | IsOrdered | IsUnordered | Any
+        | All | Bitselect | Select => (1.0, 1.0),
         Ceil | Floor | Rint | Round | Trunc => (2.0, 2.0),
         Mad | Fma | Mix => (11.0, 24.0),
         Degrees | Radians => (6.0, 13.0),

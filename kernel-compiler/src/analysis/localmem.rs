@@ -55,7 +55,9 @@ pub fn analyze(e: &Engine) -> (Vec<LocalMemReport>, BTreeMap<SiteId, (usize, boo
     let mut objs: BTreeMap<(u8, Option<Base>), Vec<&AccessInst>> = BTreeMap::new();
     for r in &e.records {
         let local = r.space == AddrSpace::Local;
-        if !(local || r.private_ram) || !matches!(r.kind, AKind::Load | AKind::Store | AKind::Atomic) {
+        if !(local || r.private_ram)
+            || !matches!(r.kind, AKind::Load | AKind::Store | AKind::Atomic)
+        {
             continue;
         }
         objs.entry((local as u8, r.base)).or_default().push(r);
@@ -64,7 +66,9 @@ pub fn analyze(e: &Engine) -> (Vec<LocalMemReport>, BTreeMap<SiteId, (usize, boo
     let mut site_map = BTreeMap::new();
     for ((local, base), insts) in objs {
         let var = match base {
-            Some(Base::Local(o)) | Some(Base::Frame(o)) => e.f.mem_vars.iter().find(|v| v.offset == o),
+            Some(Base::Local(o)) | Some(Base::Frame(o)) => {
+                e.f.mem_vars.iter().find(|v| v.offset == o)
+            }
             _ => None,
         };
         let elem = var
@@ -109,7 +113,9 @@ pub fn analyze(e: &Engine) -> (Vec<LocalMemReport>, BTreeMap<SiteId, (usize, boo
             if banks == 1 {
                 return Some(0);
             }
-            i.aff.as_ref().map(|a| (a.c.rem_euclid(banks * elem)) / elem)
+            i.aff
+                .as_ref()
+                .map(|a| (a.c.rem_euclid(banks * elem)) / elem)
         };
         let mut stall_free = true;
         let mut pump = 1u8;

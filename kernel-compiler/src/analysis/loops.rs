@@ -22,7 +22,11 @@ enum Rel {
 }
 
 /// Whether two accesses may touch the same object.
-pub(crate) fn may_alias_objects(e: &Engine, a: &AccessInstView, b: &AccessInstView) -> Option<bool> {
+pub(crate) fn may_alias_objects(
+    e: &Engine,
+    a: &AccessInstView,
+    b: &AccessInstView,
+) -> Option<bool> {
     let class = |s: AddrSpace| match s {
         AddrSpace::Global | AddrSpace::Constant => 0,
         AddrSpace::Local => 1,
@@ -110,19 +114,19 @@ pub struct MemDep {
 /// Name of the object an access touches.
 pub fn object_name(e: &Engine, base: Option<Base>) -> String {
     match base {
-        Some(Base::Arg(i)) => e
-            .f
-            .args
-            .get(i as usize)
-            .map(|a| a.name.clone())
-            .unwrap_or_default(),
-        Some(Base::Frame(o)) | Some(Base::Local(o)) => e
-            .f
-            .mem_vars
-            .iter()
-            .find(|v| v.offset == o)
-            .map(|v| v.name.clone())
-            .unwrap_or_else(|| format!("<offset {o}>")),
+        Some(Base::Arg(i)) => {
+            e.f.args
+                .get(i as usize)
+                .map(|a| a.name.clone())
+                .unwrap_or_default()
+        }
+        Some(Base::Frame(o)) | Some(Base::Local(o)) => {
+            e.f.mem_vars
+                .iter()
+                .find(|v| v.offset == o)
+                .map(|v| v.name.clone())
+                .unwrap_or_else(|| format!("<offset {o}>"))
+        }
         Some(Base::Const) => "constant data".into(),
         None => "<unknown>".into(),
     }
@@ -131,24 +135,24 @@ pub fn object_name(e: &Engine, base: Option<Base>) -> String {
 /// Name of a carried cell, when it is a named variable.
 pub fn cell_name(e: &Engine, c: Cell) -> Option<String> {
     match c {
-        Cell::Slot(s) => e
-            .f
-            .reg_names
-            .iter()
-            .find(|(r, ty, _)| s >= r.0 && s < r.0 + ty.lanes.max(1) as u32)
-            .map(|(_, _, n)| n.clone()),
-        Cell::Frame(o) => e
-            .f
-            .mem_vars
-            .iter()
-            .find(|v| o >= v.offset && o < v.offset + v.size.max(1))
-            .map(|v| {
-                if v.dims.is_empty() || v.elem_size == 0 {
-                    v.name.clone()
-                } else {
-                    format!("{}[{}]", v.name, (o - v.offset) / v.elem_size)
-                }
-            }),
+        Cell::Slot(s) => {
+            e.f.reg_names
+                .iter()
+                .find(|(r, ty, _)| s >= r.0 && s < r.0 + ty.lanes.max(1) as u32)
+                .map(|(_, _, n)| n.clone())
+        }
+        Cell::Frame(o) => {
+            e.f.mem_vars
+                .iter()
+                .find(|v| o >= v.offset && o < v.offset + v.size.max(1))
+                .map(|v| {
+                    if v.dims.is_empty() || v.elem_size == 0 {
+                        v.name.clone()
+                    } else {
+                        format!("{}[{}]", v.name, (o - v.offset) / v.elem_size)
+                    }
+                })
+        }
     }
 }
 
@@ -172,7 +176,12 @@ fn frame_graph_full(
     carried: &BTreeMap<Cell, u32>,
     latch: Option<&State>,
 ) -> GraphParts {
-    let idx: BTreeMap<u32, usize> = frame.srcs.keys().enumerate().map(|(i, s)| (*s, i)).collect();
+    let idx: BTreeMap<u32, usize> = frame
+        .srcs
+        .keys()
+        .enumerate()
+        .map(|(i, s)| (*s, i))
+        .collect();
     let n = idx.len();
     let mut edges = Vec::new();
     let mk = |from: usize, to: usize, d: &Dep, dist: u32| {
@@ -190,7 +199,9 @@ fn frame_graph_full(
     if let Some(latch) = latch {
         for (c, src) in carried {
             let Some(&to) = idx.get(src) else { continue };
-            let Some(v) = latch_val(latch, *c) else { continue };
+            let Some(v) = latch_val(latch, *c) else {
+                continue;
+            };
             for d in &v.deps {
                 if let Some(&from) = idx.get(&d.src) {
                     edges.push(mk(from, to, d, 1));
@@ -200,7 +211,9 @@ fn frame_graph_full(
     }
     let acc = &frame.accesses;
     for a in acc.iter().filter(|a| a.in_subloop.is_none()) {
-        let Some(&to) = idx.get(&a.issue) else { continue };
+        let Some(&to) = idx.get(&a.issue) else {
+            continue;
+        };
         for d in &a.deps {
             if let Some(&from) = idx.get(&d.src) {
                 edges.push(mk(from, to, d, 0));
@@ -221,9 +234,17 @@ fn frame_graph_full(
                 if x.inst.kind != AKind::Load || x.in_subloop.is_some() {
                     continue;
                 }
-                let vx = AccessInstView { space: x.inst.space, base: x.inst.base };
-                let vy = AccessInstView { space: y.inst.space, base: y.inst.base };
-                let Some(same) = may_alias_objects(e, &vx, &vy) else { continue };
+                let vx = AccessInstView {
+                    space: x.inst.space,
+                    base: x.inst.base,
+                };
+                let vy = AccessInstView {
+                    space: y.inst.space,
+                    base: y.inst.base,
+                };
+                let Some(same) = may_alias_objects(e, &vx, &vy) else {
+                    continue;
+                };
                 if let Some(iv) = &ivdep {
                     let waived = match &iv.array {
                         None => true,
@@ -234,7 +255,8 @@ fn frame_graph_full(
                     }
                 }
                 let rel = relation(l, x, y, same);
-                let (Some(&xi_issue), Some(&yi_issue)) = (idx.get(&x.issue), idx.get(&y.issue)) else {
+                let (Some(&xi_issue), Some(&yi_issue)) = (idx.get(&x.issue), idx.get(&y.issue))
+                else {
                     continue;
                 };
                 match rel {
@@ -268,7 +290,10 @@ fn frame_graph_full(
                                 subloop: None,
                             });
                         }
-                        memdeps.push(MemDep { load: xi, store: yi });
+                        memdeps.push(MemDep {
+                            load: xi,
+                            store: yi,
+                        });
                         edges.push(Edge {
                             from: yi_issue,
                             to: xi_issue,
@@ -290,7 +315,9 @@ fn frame_graph_full(
         if forwarded.get(&xi).copied().unwrap_or(false) {
             continue;
         }
-        let (Some(&from), Some(&to)) = (idx.get(&x.issue), x.data.as_ref().and_then(|d| idx.get(d))) else {
+        let (Some(&from), Some(&to)) =
+            (idx.get(&x.issue), x.data.as_ref().and_then(|d| idx.get(d)))
+        else {
             continue;
         };
         let lat = latency::load(x.inst.space, x.onchip, e.board);
@@ -326,8 +353,13 @@ fn contributors(c: &Cycle, edges: &[Edge]) -> Vec<Contributor> {
         .filter(|o| o.lat > 0.0 && o.class != OpClass::SubLoop)
         .copied()
         .collect();
-    ops.sort_by(|a, b| b.lat.partial_cmp(&a.lat).unwrap_or(std::cmp::Ordering::Equal));
+    ops.sort_by(|a, b| {
+        b.lat
+            .partial_cmp(&a.lat)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     ops.into_iter()
+        .filter(|o| o.lat / total >= 0.01)
         .take(10)
         .map(|o| Contributor {
             op: o.class,
@@ -344,7 +376,13 @@ fn node_kinds(frame: &Frame) -> Vec<SrcKind> {
     frame.srcs.values().cloned().collect()
 }
 
-fn cycle_reason(e: &Engine, frame: &Frame, c: &Cycle, edges: &[Edge], memdeps: &[MemDep]) -> IiReason {
+fn cycle_reason(
+    e: &Engine,
+    frame: &Frame,
+    c: &Cycle,
+    edges: &[Edge],
+    memdeps: &[MemDep],
+) -> IiReason {
     for &ei in &c.edges {
         if let Some(m) = edges[ei].mem {
             let md = &memdeps[m];
@@ -371,7 +409,12 @@ fn cycle_reason(e: &Engine, frame: &Frame, c: &Cycle, edges: &[Edge], memdeps: &
                 .map(|o| o.loc)
                 .unwrap_or_default();
             match cell_name(e, *cell) {
-                Some(name) => return IiReason::DataDependency { variable: name, loc },
+                Some(name) => {
+                    return IiReason::DataDependency {
+                        variable: name,
+                        loc,
+                    }
+                }
                 None => {
                     fallback.get_or_insert(IiReason::DataDependency {
                         variable: match cell {
@@ -472,7 +515,12 @@ pub fn finish_loop(
             add_serial(child, cause.clone(), &mut serialized);
         }
     }
-    let ivdep_all = ls.info.pragmas.ivdep.as_ref().is_some_and(|i| i.array.is_none());
+    let ivdep_all = ls
+        .info
+        .pragmas
+        .ivdep
+        .as_ref()
+        .is_some_and(|i| i.array.is_none());
     if !ivdep_all {
         let acc = &frame.accesses;
         for y in acc.iter().filter(|a| a.inst.kind == AKind::Store) {
@@ -483,9 +531,17 @@ pub fn finish_loop(
                 if x.in_subloop.is_some() && x.in_subloop == y.in_subloop {
                     continue;
                 }
-                let vx = AccessInstView { space: x.inst.space, base: x.inst.base };
-                let vy = AccessInstView { space: y.inst.space, base: y.inst.base };
-                let Some(same) = may_alias_objects(e, &vx, &vy) else { continue };
+                let vx = AccessInstView {
+                    space: x.inst.space,
+                    base: x.inst.base,
+                };
+                let vy = AccessInstView {
+                    space: y.inst.space,
+                    base: y.inst.base,
+                };
+                let Some(same) = may_alias_objects(e, &vx, &vy) else {
+                    continue;
+                };
                 if same {
                     if let (Some(ax), Some(ay)) = (&x.inst.aff, &y.inst.aff) {
                         // Provably disjoint constant ranges.

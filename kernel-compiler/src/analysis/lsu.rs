@@ -70,7 +70,14 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
     // Static coalescing groups.
     let mut coalesced: BTreeMap<SiteId, (u32, Vec<SiteId>, bool)> = BTreeMap::new();
     {
-        type Key = (u32, Vec<(u32, u32)>, Option<Base>, u8, Vec<(Sym, i64)>, bool);
+        type Key = (
+            u32,
+            Vec<(u32, u32)>,
+            Option<Base>,
+            u8,
+            Vec<(Sym, i64)>,
+            bool,
+        );
         let mut groups: BTreeMap<Key, Vec<&AccessInst>> = BTreeMap::new();
         for r in &recs {
             if !matches!(r.kind, AKind::Load | AKind::Store) || r.ld {
@@ -115,7 +122,9 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
             let sites: Vec<SiteId> = g.iter().filter_map(|r| r.site).collect();
             for s in &sites {
                 let others: Vec<SiteId> = sites.iter().copied().filter(|x| x != s).collect();
-                let entry = coalesced.entry(*s).or_insert((width, others.clone(), !aligned));
+                let entry = coalesced
+                    .entry(*s)
+                    .or_insert((width, others.clone(), !aligned));
                 if width > entry.0 {
                     *entry = (width, others, !aligned);
                 }
@@ -124,8 +133,18 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
     }
     let mut out = Vec::new();
     for site in e.m.sites.iter().filter(|s| s.kernel == kidx) {
-        let insts: Vec<&AccessInst> = recs.iter().copied().filter(|r| r.site == Some(site.id)).collect();
-        out.push(classify_site(e, site, &insts, &recs, coalesced.get(&site.id)));
+        let insts: Vec<&AccessInst> = recs
+            .iter()
+            .copied()
+            .filter(|r| r.site == Some(site.id))
+            .collect();
+        out.push(classify_site(
+            e,
+            site,
+            &insts,
+            &recs,
+            coalesced.get(&site.id),
+        ));
     }
     out
 }
@@ -157,9 +176,9 @@ fn classify_site(
         local_memory: None,
     };
     // Copies: instances per execution group.
-    let mut per_group: BTreeMap<&(u32, Vec<(u32, u32)>), u32> = BTreeMap::new();
+    let mut per_group: BTreeMap<u32, u32> = BTreeMap::new();
     for i in insts {
-        *per_group.entry(&i.group).or_default() += 1;
+        *per_group.entry(i.group.0).or_default() += 1;
     }
     rep.copies = per_group.values().copied().max().unwrap_or(1).max(1);
     if coal.is_some() {
@@ -184,7 +203,15 @@ fn classify_site(
             Some(Base::Arg(a)) => e.f.args.get(a as usize),
             _ => None,
         })
-        .is_some_and(|a| matches!(a.kind, ArgKind::Buffer { space: AddrSpace::Constant, .. }));
+        .is_some_and(|a| {
+            matches!(
+                a.kind,
+                ArgKind::Buffer {
+                    space: AddrSpace::Constant,
+                    ..
+                }
+            )
+        });
     // Access pattern relative to the driving variable.
     let ndrange = e.kind() == KernelKind::NdRange;
     let (pattern, other_varying, rest_mask) = match first {
@@ -200,10 +227,7 @@ fn classify_site(
                     Some(d) => (a.coef(d), a.without(d)),
                     None => (0, a.clone()),
                 };
-                let rest_mask = rest
-                    .terms
-                    .iter()
-                    .fold(0u64, |m, (s, _)| m | e.sym_mask(*s));
+                let rest_mask = rest.terms.iter().fold(0u64, |m, (s, _)| m | e.sym_mask(*s));
                 let driver_bit = match i.driver {
                     Some(l) => loop_bit(l.0),
                     None => WI_BIT,
@@ -262,7 +286,9 @@ fn classify_site(
     let write_ack = is_store
         && insts.iter().any(|me| {
             all.iter().any(|o| {
-                if std::ptr::eq(*o, *me) || !matches!(o.kind, AKind::Load | AKind::Store | AKind::Atomic) {
+                if std::ptr::eq(*o, *me)
+                    || !matches!(o.kind, AKind::Load | AKind::Store | AKind::Atomic)
+                {
                     return false;
                 }
                 if o.site == me.site && o.kind == me.kind {
@@ -286,7 +312,8 @@ fn classify_site(
                     && may_alias_objects(e, &view(o), &view(me)).is_some()
             })
         });
-    let infrequent = ndrange && driver.is_none() && insts.iter().all(|i| i.single_wi) && !insts.is_empty();
+    let infrequent =
+        ndrange && driver.is_none() && insts.iter().all(|i| i.single_wi) && !insts.is_empty();
     let unit = matches!(pattern, AccessPattern::Strided { stride } if stride == site.width as i64);
     let (lsu, mut mods) = if infrequent {
         (LsuType::Pipelined, vec![LsuModifier::Infrequent])

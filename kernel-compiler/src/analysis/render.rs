@@ -51,7 +51,11 @@ fn push_lines(out: &mut String, prefix: &str, text: &str) {
 fn render_loop(out: &mut String, src: &SourceMap, k: &KernelReport, l: &LoopReport, depth: usize) {
     let indent = "| ".repeat(depth);
     let head = if depth == 0 { "+ " } else { "|-+ " };
-    let pre = if depth == 0 { String::new() } else { "| ".repeat(depth - 1) };
+    let pre = if depth == 0 {
+        String::new()
+    } else {
+        "| ".repeat(depth - 1)
+    };
     let body = format!("{indent}  ");
     if l.unroll.is_full() {
         let _ = writeln!(out, "{pre}{head}Fully unrolled loop {}", at(src, l.loc));
@@ -59,21 +63,48 @@ fn render_loop(out: &mut String, src: &SourceMap, k: &KernelReport, l: &LoopRepo
     } else {
         let _ = writeln!(out, "{pre}{head}Loop \"{}\" {}", l.name, at(src, l.loc));
         if let UnrollStatus::Partial(n) = l.unroll {
-            push_lines(out, &body, &format!("Loop was unrolled {n} times due to \"#pragma unroll {n}\" annotation."));
+            push_lines(
+                out,
+                &body,
+                &format!("Loop was unrolled {n} times due to \"#pragma unroll {n}\" annotation."),
+            );
         }
         if l.unroll == UnrollStatus::FullRequestedUnknownBounds {
-            push_lines(out, &body, "Full unrolling requested but the loop bounds are unknown: not unrolled.");
+            push_lines(
+                out,
+                &body,
+                "Full unrolling requested but the loop bounds are unknown: not unrolled.",
+            );
         }
         if l.ndrange {
-            push_lines(out, &body, "NDRange loop: iterations of one work-item run in order; work-items overlap.");
+            push_lines(
+                out,
+                &body,
+                "NDRange loop: iterations of one work-item run in order; work-items overlap.",
+            );
         }
         if l.ii <= 1 && l.reasons.is_empty() {
-            push_lines(out, &body, "Pipelined well. Successive iterations are launched every cycle.");
+            push_lines(
+                out,
+                &body,
+                "Pipelined well. Successive iterations are launched every cycle.",
+            );
             if l.fmax_limited {
-                push_lines(out, &body, "(the loop-carried integer logic is packed into one cycle: it may limit fmax)");
+                push_lines(
+                    out,
+                    &body,
+                    "(the loop-carried integer logic is packed into one cycle: it may limit fmax)",
+                );
             }
         } else {
-            push_lines(out, &body, &format!("Pipelined with successive iterations launched every {} cycles due to:", l.ii));
+            push_lines(
+                out,
+                &body,
+                &format!(
+                    "Pipelined with successive iterations launched every {} cycles due to:",
+                    l.ii
+                ),
+            );
             for r in &l.reasons {
                 let _ = writeln!(out, "{body}");
                 push_lines(out, &format!("{body}  "), &reason_text(src, r));
@@ -89,9 +120,17 @@ fn render_loop(out: &mut String, src: &SourceMap, k: &KernelReport, l: &LoopRepo
                 };
                 push_lines(out, &format!("{body}  "), title);
                 for c in &l.critical_path {
-                    let locs: Vec<String> = c.locs.iter().map(|x| format!("line {}", x.line)).collect();
+                    let locs: Vec<String> =
+                        c.locs.iter().map(|x| format!("line {}", x.line)).collect();
                     let file = c.locs.first().map(|x| src.name(x.file)).unwrap_or("");
-                    let _ = writeln!(out, "{body}      {}%: {} (file {} {})", c.percent, c.name, file, locs.join(", "));
+                    let _ = writeln!(
+                        out,
+                        "{body}      {}%: {} (file {} {})",
+                        c.percent,
+                        c.name,
+                        file,
+                        locs.join(", ")
+                    );
                 }
             }
         }
@@ -99,7 +138,12 @@ fn render_loop(out: &mut String, src: &SourceMap, k: &KernelReport, l: &LoopRepo
             let _ = writeln!(out, "{body}");
             push_lines(out, &format!("{body}  "), "Iterations executed serially across the region listed below.\nOnly a single loop iteration will execute inside the listed region.\nThis will cause performance degradation unless the region is pipelined well\n(can process an iteration every cycle).");
             let _ = writeln!(out, "{body}");
-            let _ = writeln!(out, "{body}  Loop \"{}\" {}", s.subloop_name, at(src, s.subloop_loc));
+            let _ = writeln!(
+                out,
+                "{body}  Loop \"{}\" {}",
+                s.subloop_name,
+                at(src, s.subloop_loc)
+            );
             let _ = writeln!(out, "{body}  due to:");
             push_lines(out, &format!("{body}  "), &reason_text(src, &s.cause));
         }
@@ -120,7 +164,10 @@ pub fn render_kernel(src: &SourceMap, k: &KernelReport) -> String {
     let _ = writeln!(out, "{RULE}\nKernel: {}\n{RULE}", k.name);
     match k.kind {
         KernelKind::SingleWorkItem => {
-            let _ = writeln!(out, "The kernel is compiled for single work-item execution.");
+            let _ = writeln!(
+                out,
+                "The kernel is compiled for single work-item execution."
+            );
         }
         KernelKind::NdRange => {
             let _ = writeln!(out, "The kernel is compiled for NDRange execution.");
@@ -145,16 +192,35 @@ pub fn render_kernel(src: &SourceMap, k: &KernelReport) -> String {
     }
     if !k.loops.is_empty() {
         let _ = writeln!(out, "Loop analysis:");
-        let _ = writeln!(out, "  {:<28} {:<10} {:<5} {:<22} Details", "Loop", "Pipelined", "II", "Bottleneck");
+        let _ = writeln!(
+            out,
+            "  {:<28} {:<10} {:<5} {:<22} Details",
+            "Loop", "Pipelined", "II", "Bottleneck"
+        );
         for l in &k.loops {
             let name = if l.unroll.is_full() {
                 format!("Fully unrolled (line {})", l.loc.line)
             } else {
                 format!("{} (line {})", l.name, l.loc.line)
             };
-            let pipelined = if l.unroll.is_full() { "n/a" } else if l.pipelined { "Yes" } else { "No" };
-            let ii = if l.unroll.is_full() { "n/a".to_string() } else { l.ii.to_string() };
-            let bottleneck = match l.reasons.iter().find(|r| **r != IiReason::PipelineStructure).or(l.reasons.first()) {
+            let pipelined = if l.unroll.is_full() {
+                "n/a"
+            } else if l.pipelined {
+                "Yes"
+            } else {
+                "No"
+            };
+            let ii = if l.unroll.is_full() {
+                "n/a".to_string()
+            } else {
+                l.ii.to_string()
+            };
+            let bottleneck = match l
+                .reasons
+                .iter()
+                .find(|r| **r != IiReason::PipelineStructure)
+                .or(l.reasons.first())
+            {
                 Some(IiReason::DataDependency { .. }) => "Data dependency",
                 Some(IiReason::MemoryDependency { .. }) => "Memory dependency",
                 Some(IiReason::PipelineStructure) => "Pipeline structure",
@@ -170,13 +236,23 @@ pub fn render_kernel(src: &SourceMap, k: &KernelReport) -> String {
                 UnrollStatus::Partial(n) => details.push(format!("unrolled x{n}")),
                 UnrollStatus::FullAuto => details.push("auto-unrolled".into()),
                 UnrollStatus::FullPragma => details.push("unrolled by pragma".into()),
-                UnrollStatus::FullRequestedUnknownBounds => details.push("full unroll requested, bounds unknown".into()),
+                UnrollStatus::FullRequestedUnknownBounds => {
+                    details.push("full unroll requested, bounds unknown".into())
+                }
                 _ => {}
             }
             for s in &l.serialized {
                 details.push(format!("serial across {}", s.subloop_name));
             }
-            let _ = writeln!(out, "  {:<28} {:<10} {:<5} {:<22} {}", name, pipelined, ii, bottleneck, details.join("; "));
+            let _ = writeln!(
+                out,
+                "  {:<28} {:<10} {:<5} {:<22} {}",
+                name,
+                pipelined,
+                ii,
+                bottleneck,
+                details.join("; ")
+            );
         }
     }
     if !k.sites.is_empty() {

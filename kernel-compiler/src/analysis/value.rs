@@ -123,7 +123,12 @@ impl Affine {
     /// The same form without the term of `s`.
     pub fn without(&self, s: Sym) -> Affine {
         Affine {
-            terms: self.terms.iter().copied().filter(|(t, _)| *t != s).collect(),
+            terms: self
+                .terms
+                .iter()
+                .copied()
+                .filter(|(t, _)| *t != s)
+                .collect(),
             c: self.c,
         }
     }

@@ -1,0 +1,235 @@
+//! The Best Practices Guide's optimization-report examples, compiled from source
+//! (tests/corpus/analysis, with the declarations the guide elides) and analysed: predicted II,
+//! reasons and critical paths against the guide's reports (issue 5's table).
+
+use fpgacl_kernel_compiler::analysis::{
+    self, render, BoardParams, IiReason, KernelReport, LoopReport, Report, UnrollStatus,
+};
+use fpgacl_kernel_compiler::ir::AddrSpace;
+use fpgacl_kernel_compiler::{build, SourceFile, SourceMap};
+use std::path::Path;
+
+fn corpus(file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/analysis")
+        .join(file);
+    std::fs::read_to_string(&path).expect("corpus file")
+}
+
+fn compile_text(file: &str, text: String) -> (Report, SourceMap) {
+    let out = build(&[SourceFile { name: file.to_string(), text }], "").expect("build runs");
+    let m = out
+        .module
+        .unwrap_or_else(|| panic!("{file} does not compile:\n{}", out.log));
+    let r = analysis::analyze(&m, &BoardParams::default());
+    (r, m.sources.clone())
+}
+
+fn compile(file: &str) -> (Report, SourceMap) {
+    compile_text(file, corpus(file))
+}
+
+fn kernel<'a>(r: &'a Report, name: &str) -> &'a KernelReport {
+    r.kernel(name).unwrap_or_else(|| panic!("no kernel {name}"))
+}
+
+fn at_line(k: &KernelReport, line: u32) -> &LoopReport {
+    k.loop_at_line(line)
+        .unwrap_or_else(|| panic!("no loop at line {line}: {:#?}", k.loops))
+}
+
+fn data_dep(l: &LoopReport) -> &str {
+    l.reasons
+        .iter()
+        .find_map(|r| match r {
+            IiReason::DataDependency { variable, .. } => Some(variable.as_str()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no data dependency: {l:#?}"))
+}
+
+#[test]
+fn unoptimized_float_multiply_ii_6() {
+    let (r, src) = compile("unoptimized.cl");
+    let k = kernel(&r, "unoptimized");
+    let l = at_line(k, 8);
+    assert_eq!(l.ii, 6);
+    assert_eq!(data_dep(l), "mul");
+    assert_eq!(l.critical_path.len(), 1);
+    assert_eq!(l.critical_path[0].name, "Fmul Operation");
+    assert_eq!(l.critical_path[0].percent, 100);
+    assert_eq!(l.critical_path[0].locs[0].line, 9);
+    let text = render::render(&src, &r);
+    assert!(text.contains("Pipelined with successive iterations launched every 6 cycles due to:"));
+    assert!(text.contains("Data dependency on variable mul (file unoptimized.cl line 9)"));
+    assert!(text.contains("100%: Fmul Operation (file unoptimized.cl line 9)"));
+}
+
+#[test]
+fn optimized_shift_register_copies_ii_1() {
+    let (r, src) = compile("optimized2.cl");
+    let k = kernel(&r, "optimized");
+    assert_eq!(at_line(k, 13).unroll, UnrollStatus::FullAuto);
+    let l = at_line(k, 16);
+    assert_eq!((l.ii, l.name.as_str()), (1, "Block1"));
+    assert!(l.reasons.is_empty());
+    assert_eq!(at_line(k, 22).unroll, UnrollStatus::FullPragma);
+    assert_eq!(at_line(k, 31).unroll, UnrollStatus::FullPragma);
+    let text = render::render(&src, &r);
+    assert!(text.contains("Loop was automatically and fully unrolled."));
+    // The II follows the dependence distance: 4 copies cannot hide the 6-cycle multiply.
+    let four = corpus("optimized2.cl").replace("#define M 8", "#define M 4");
+    let (r4, _) = compile_text("optimized2.cl", four);
+    let l4 = at_line(kernel(&r4, "optimized"), 16);
+    assert_eq!(l4.ii, 2, "6 cycles over a distance of 4");
+    let six = corpus("optimized2.cl").replace("#define M 8", "#define M 6");
+    let (r6, _) = compile_text("optimized2.cl", six);
+    assert_eq!(at_line(kernel(&r6, "optimized"), 16).ii, 1);
+}
+
+#[test]
+fn nested_sum_unoptimized_serialises_across_inner_loop() {
+    let (r, src) = compile("k.cl");
+    let k = kernel(&r, "unoptimized");
+    let outer = at_line(k, 9);
+    assert_eq!(outer.ii, 2);
+    assert_eq!(outer.reasons, vec![IiReason::PipelineStructure]);
+    assert_eq!(outer.serialized.len(), 1);
+    let s = &outer.serialized[0];
+    assert_eq!((s.subloop_name.as_str(), s.subloop_loc.line), ("Block2", 10));
+    match &s.cause {
+        IiReason::DataDependency { variable, .. } => assert_eq!(variable, "sum"),
+        c => panic!("{c:?}"),
+    }
+    let inner = at_line(k, 10);
+    assert_eq!(inner.ii, 1);
+    assert!(inner.reasons.is_empty() && inner.serialized.is_empty());
+    let text = render::render(&src, &r);
+    assert!(text.contains("Iterations executed serially across the region listed below."));
+    assert!(text.contains("Loop \"Block2\" (file k.cl line 10)"));
+}
+
+#[test]
+fn nested_sum_optimized_has_no_serialisation() {
+    let (r, _) = compile("optimized.cl");
+    let k = kernel(&r, "optimized");
+    let outer = at_line(k, 9);
+    assert_eq!(outer.ii, 2);
+    assert_eq!(outer.reasons, vec![IiReason::PipelineStructure]);
+    assert!(outer.serialized.is_empty(), "{outer:#?}");
+    assert_eq!(at_line(k, 14).ii, 1);
+}
+
+#[test]
+fn unoptimized3_num_bytes_ii_7() {
+    let (r, _) = compile("unoptimized3.cl");
+    let k = kernel(&r, "unoptimized");
+    let l = at_line(k, 12);
+    assert_eq!(l.ii, 7);
+    assert_eq!(data_dep(l), "num_bytes");
+    // The compares dominate the critical path, then the non-blocking reads.
+    let names: Vec<&str> = l.critical_path.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(&names[..4], ["Integer Compare Operation"; 4]);
+    assert_eq!(l.critical_path.iter().filter(|c| c.locs[0].line == 16).count(), 3);
+    assert_eq!(l.critical_path.iter().filter(|c| c.name == "Non-Blocking Channel Read Operation").count(), 3);
+    assert!(l.critical_path[0].percent > l.critical_path[5].percent);
+    assert_eq!(at_line(k, 15).unroll, UnrollStatus::FullPragma);
+}
+
+#[test]
+fn optimized3_num_bytes_ii_1() {
+    let (r, _) = compile("optimized3.cl");
+    let k = kernel(&r, "optimized");
+    let l = at_line(k, 13);
+    assert_eq!(l.ii, 1);
+    assert!(l.reasons.is_empty());
+    assert!(l.fmax_limited, "the integer recurrence is packed into one cycle");
+    // Three unrolled non-blocking reads of the channel array.
+    let reads = k.sites_at_line(20);
+    assert_eq!(reads.len(), 1);
+    assert_eq!(reads[0].copies, 3);
+}
+
+#[test]
+fn unoptimized4_global_memory_dependency_ii_324() {
+    let (r, src) = compile("unoptimized4.cl");
+    let l = at_line(kernel(&r, "unoptimized"), 5);
+    assert_eq!(l.ii, 324);
+    match &l.reasons[..] {
+        [IiReason::MemoryDependency { space, load, store, object }] => {
+            assert_eq!(*space, AddrSpace::Global);
+            assert_eq!((load.line, store.line), (6, 6));
+            assert_eq!(object, "A");
+        }
+        r => panic!("{r:?}"),
+    }
+    let cp: Vec<(&str, u32)> = l.critical_path.iter().map(|c| (c.name.as_str(), c.percent)).collect();
+    assert_eq!(&cp[..2], [("Load Operation", 49), ("Store Operation", 49)]);
+    let text = render::render(&src, &r);
+    assert!(text.contains("Memory dependency on Load Operation from: (file unoptimized4.cl line 6)"));
+}
+
+#[test]
+fn optimized4_private_copy_ii_1_2_1() {
+    let (r, _) = compile("optimized4.cl");
+    let k = kernel(&r, "optimized");
+    let iis: Vec<u32> = [7, 10, 13].iter().map(|&l| at_line(k, l).ii).collect();
+    assert_eq!(iis, [1, 2, 1]);
+    let l = at_line(k, 10);
+    match &l.reasons[..] {
+        [IiReason::MemoryDependency { space, load, store, object }] => {
+            assert_ne!(*space, AddrSpace::Global, "on-chip memory");
+            assert_eq!((load.line, store.line), (11, 11));
+            assert_eq!(object, "B");
+        }
+        r => panic!("{r:?}"),
+    }
+    let cp: Vec<(&str, u32)> = l.critical_path.iter().map(|c| (c.name.as_str(), c.percent)).collect();
+    assert_eq!(cp, [("Load Operation", 65), ("Store Operation", 34)]);
+}
+
+#[test]
+fn double_add_1_ii_11() {
+    let (r, _) = compile("unoptimized5.cl");
+    let l = at_line(kernel(&r, "double_add_1"), 7);
+    assert_eq!(l.ii, 11);
+    assert_eq!(data_dep(l), "temp_sum");
+    assert_eq!(l.critical_path[0].name, "Fadd Operation");
+    assert_eq!(l.critical_path[0].locs[0].line, 9);
+}
+
+#[test]
+fn double_add_2_shift_register_ii_1() {
+    let (r, _) = compile("optimized5.cl");
+    let k = kernel(&r, "double_add_2");
+    assert_eq!(at_line(k, 12).unroll, UnrollStatus::FullAuto);
+    let l = at_line(k, 18);
+    assert_eq!((l.ii, l.name.as_str()), (1, "Block1"));
+    assert_eq!(at_line(k, 26).unroll, UnrollStatus::FullPragma);
+    assert_eq!(at_line(k, 36).unroll, UnrollStatus::FullPragma);
+    // The shift register stays in registers (no private RAM).
+    assert!(k.local_memories.is_empty(), "{:#?}", k.local_memories);
+    // A shift register shorter than the adder latency does not hide it: 11 cycles over 8.
+    let short = corpus("optimized5.cl").replace("#define II_CYCLES 12", "#define II_CYCLES 8");
+    let (r8, _) = compile_text("optimized5.cl", short);
+    assert_eq!(at_line(kernel(&r8, "double_add_2"), 18).ii, 2);
+}
+
+#[test]
+fn choose_integer_division_ii_13() {
+    let (r, _) = compile("choose.cl");
+    let l = at_line(kernel(&r, "choose"), 10);
+    assert_eq!(l.ii, 13);
+    assert_eq!(data_dep(l), "product");
+    assert_eq!(l.critical_path[0].name, "Integer Division Operation");
+    assert_eq!(l.critical_path[0].locs[0].line, 13);
+}
+
+#[test]
+fn report_serialises_round_trip() {
+    let (r, _) = compile("k.cl");
+    let cfg = bincode::config::standard();
+    let bytes = bincode::serde::encode_to_vec(&r, cfg).expect("encode");
+    let (back, _): (Report, usize) = bincode::serde::decode_from_slice(&bytes, cfg).expect("decode");
+    assert_eq!(back, r);
+}
