@@ -70,6 +70,28 @@ impl Header {
     }
 }
 
+impl Header {
+    /// A header for the calling process, taken now: its command line, pid, and the current
+    /// wall-clock time (local offset) as both RFC 3339 text and Unix nanoseconds.
+    pub fn for_this_process(board: Board) -> Self {
+        let now = chrono::Local::now();
+        let unix_ns = now
+            .timestamp_nanos_opt()
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(0);
+        Header::new(
+            env!("CARGO_PKG_VERSION"),
+            board,
+            std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            std::process::id(),
+            now.to_rfc3339_opts(chrono::SecondsFormat::Millis, false),
+            unix_ns,
+        )
+    }
+}
+
 /// The accelerator board the kernels ran on (emulated).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct Board {

@@ -374,3 +374,19 @@ fn extreme_legitimate_program_roundtrips() {
     assert_eq!(back.programs, vec![p]);
     assert_eq!(back.records, vec![empty_sites]);
 }
+
+#[test]
+fn header_for_this_process() {
+    let h = Header::for_this_process(sample::board());
+    assert_eq!(h.pid, std::process::id());
+    assert_eq!(h.format_major, FORMAT_MAJOR);
+    assert!(!h.command_line.is_empty());
+    let parsed = chrono::DateTime::parse_from_rfc3339(&h.start_time).unwrap();
+    let ns = parsed.timestamp_nanos_opt().unwrap() as u64;
+    // Text and number are the same instant (text has millisecond precision).
+    assert!(
+        h.start_unix_ns.abs_diff(ns) < 1_000_000,
+        "{} vs {ns}",
+        h.start_unix_ns
+    );
+}
