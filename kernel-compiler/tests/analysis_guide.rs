@@ -5,7 +5,7 @@
 use fpgacl_kernel_compiler::analysis::{
     self, render, BoardParams, IiReason, KernelReport, LoopReport, Report, UnrollStatus,
 };
-use fpgacl_kernel_compiler::ir::AddrSpace;
+use fpgacl_kernel_compiler::ir::{AddrSpace, SiteKind};
 use fpgacl_kernel_compiler::{build, SourceFile, SourceMap};
 use std::path::Path;
 
@@ -232,4 +232,74 @@ fn report_serialises_round_trip() {
     let bytes = bincode::serde::encode_to_vec(&r, cfg).expect("encode");
     let (back, _): (Report, usize) = bincode::serde::decode_from_slice(&bytes, cfg).expect("decode");
     assert_eq!(back, r);
+}
+
+fn lsu_at(r: &Report, kernel_name: &str, line: u32, kind: SiteKind) -> String {
+    let k = kernel(r, kernel_name);
+    let s = k
+        .sites
+        .iter()
+        .find(|s| s.loc.line == line && s.kind == kind)
+        .unwrap_or_else(|| panic!("no {kind:?} at {kernel_name}:{line}: {:#?}", k.sites));
+    let mut v = vec![s.lsu.map(|t| t.name()).unwrap_or("FIFO").to_string()];
+    v.extend(s.modifiers.iter().map(|m| m.name().to_string()));
+    v.join(" ")
+}
+
+/// The "Load-Store Units" section: each example's commented access gets the type it names.
+#[test]
+fn lsu_examples_of_the_guide() {
+    use SiteKind::*;
+    let (r, _) = compile("lsu.cl");
+    let cases: &[(&str, u32, SiteKind, &str)] = &[
+        ("burst_coalesced", 3, Load, "Burst-coalesced"),
+        ("prefetching", 10, Load, "Prefetching"),
+        ("streaming", 18, Load, "Streaming"),
+        ("streaming", 20, Store, "Streaming"),
+        ("semi_streaming", 27, Load, "Semi-streaming"),
+        ("local_pipelined", 40, Store, "Local-pipelined"),
+        ("local_pipelined", 46, Load, "Local-pipelined"),
+        ("global_infrequent", 54, Load, "Pipelined global-infrequent"),
+        ("constant_pipelined", 62, Load, "Constant-pipelined"),
+        ("atomic_pipelined", 66, Atomic, "Atomic-pipelined"),
+        ("cached", 72, Load, "Burst-coalesced cached"),
+        ("write_ack", 79, Store, "Burst-coalesced write-ack"),
+        ("non_aligned", 87, Load, "Burst-coalesced non-aligned"),
+        ("non_aligned", 91, Store, "Burst-coalesced non-aligned"),
+        ("never_stall", 101, Store, "Local-pipelined never-stall"),
+    ];
+    for &(k, line, kind, want) in cases {
+        assert_eq!(lsu_at(&r, k, line, kind), want, "{k} line {line}");
+    }
+    // The three loads of non_aligned form one 12-byte access.
+    let na = kernel(&r, "non_aligned");
+    let first = na.sites.iter().find(|s| s.loc.line == 87).expect("site");
+    assert_eq!(first.coalesced_width, Some(12));
+    assert_eq!(first.coalesced_with.len(), 2);
+    // Four unrolled stores to lmem need four write ports: arbitrated, no never-stall.
+    let lp = kernel(&r, "local_pipelined");
+    assert_eq!(lp.local_memories.len(), 1);
+    assert!(!lp.local_memories[0].stall_free);
+    assert_eq!(lp.sites.iter().find(|s| s.loc.line == 40).map(|s| s.copies), Some(4));
+}
+
+/// The local memory chapter's configurations.
+#[test]
+fn local_memory_banks_replicates_and_copies() {
+    let (r, _) = compile("localmem.cl");
+    // lmem[1024][4] with unrolled accesses to column i: 4 banks, stall-free, 2 private copies:
+    // 32768 bytes = 2 x (1024 x 4) x 4.
+    let m = &kernel(&r, "bank_arb_consecutive_multidim").local_memories[0];
+    assert_eq!((m.banks, m.replicates, m.pump, m.private_copies), (4, 1, 1, 2));
+    assert!(m.stall_free);
+    assert_eq!(m.implemented_bytes, 32768);
+    // Three stores and three loads: double pumped, 3 replicates: 6144 bytes.
+    let m = &kernel(&r, "double_pumped").local_memories[0];
+    assert_eq!((m.banks, m.replicates, m.pump, m.private_copies), (1, 3, 2, 1));
+    assert_eq!((m.write_ports, m.read_ports), (3, 3));
+    assert_eq!(m.implemented_bytes, 6144);
+    // One write and eight reads: double pumped and replicated three times (nine read ports).
+    let m = &kernel(&r, "eight_reads").local_memories[0];
+    assert_eq!((m.replicates, m.pump), (3, 2));
+    assert!(m.stall_free);
 }
