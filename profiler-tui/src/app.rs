@@ -73,6 +73,8 @@ pub struct SourceState {
     pub counters: Vec<Option<SiteCounters>>,
     /// Chosen access among the cursor line's accesses.
     pub access: usize,
+    /// Source text shifted left by this many characters (long lines).
+    pub hscroll: usize,
     /// Highest Stall% of the shown accesses per line of the current file.
     pub line_stall: Vec<Option<f64>>,
     /// (file, 0-based line) of every line with Stall% >= 20%, in file then line order.
@@ -195,6 +197,7 @@ impl App {
                 scope: Scope::Average,
                 counters,
                 access: 0,
+                hscroll: 0,
                 line_stall: Vec::new(),
                 high_stall: Vec::new(),
                 return_tab: None,
@@ -498,6 +501,8 @@ impl App {
                     .unwrap_or(0);
                 self.source.popup = Some(Popup::Picker { entries, selected });
             }
+            KeyCode::Char('>') => self.source.hscroll = (self.source.hscroll + 8).min(4096),
+            KeyCode::Char('<') => self.source.hscroll = self.source.hscroll.saturating_sub(8),
             KeyCode::Char('a') => self.back_to_average(false),
             KeyCode::Esc => self.back_to_average(true),
             _ => {}

@@ -103,7 +103,8 @@ pub struct ReportData {
     pub sites: Vec<SiteRef>,
     /// Autorun capture table rows, by device then kernel then compute unit.
     pub capture_groups: Vec<CaptureGroup>,
-    /// Counters of each site summed over all runs and captures (indexed like `sites`).
+    /// Counters of each site summed over all runs and capture windows (indexed like `sites`;
+    /// cumulative captures, taken without clearing, are not counted twice).
     pub average: Vec<Option<SiteCounters>>,
     /// Number of runs with counters (the "average of N runs" label).
     pub runs_with_counters: usize,
@@ -242,6 +243,7 @@ impl ReportData {
             program_lookup,
         };
 
+        data.capture_groups = group_captures(&data.captures);
         // The aggregates and the timeline are independent passes over the records: on big
         // files they run on two threads.
         let build_timeline = |d: &ReportData| {
@@ -264,7 +266,6 @@ impl ReportData {
         data.average = average;
         data.runs_with_counters = runs_with_counters;
         data.timeline = timeline;
-        data.capture_groups = group_captures(&data.captures);
         data.total_ns = total;
         data
     }
@@ -282,9 +283,16 @@ impl ReportData {
             total = total.max(run.end_ns.max(run.start_ns));
             self.accumulate_into(&mut average, run.program, &run.sites);
         }
-        for cap in &self.captures {
-            total = total.max(cap.capture_ns);
-            self.accumulate_into(&mut average, cap.program, &cap.sites);
+        // A capture that did not clear the counters is included in the next capture of its
+        // compute unit: count only captures that cleared, and the last one of each unit.
+        for g in &self.capture_groups {
+            for (pos, &ci) in g.captures.iter().enumerate() {
+                let cap = &self.captures[ci];
+                total = total.max(cap.capture_ns);
+                if cap.cleared || pos + 1 == g.captures.len() {
+                    self.accumulate_into(&mut average, cap.program, &cap.sites);
+                }
+            }
         }
         for t in self.transfers() {
             total = total.max(t.end_ns.max(t.start_ns));

@@ -458,6 +458,7 @@ pub fn streamer_capture(k: u64, capture_ns: u64) -> AutorunCapture {
             chan(7, active, active - stall, stall / 10, 0),
             chan(8, active, fired_write, stall, active - stall - fired_write),
         ],
+        cleared: true,
     }
 }
 

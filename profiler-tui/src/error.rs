@@ -19,6 +19,9 @@ pub enum ReportError {
         #[source]
         source: fpgacl_profile_format::ReadError,
     },
+    /// A signal (SIGTERM, SIGHUP, ...) stopped the profiler; the terminal was restored.
+    #[error("stopped by signal {0}")]
+    Signal(i32),
     /// The terminal could not be set up or drawn.
     #[error("terminal error: {0}")]
     Terminal(#[from] std::io::Error),

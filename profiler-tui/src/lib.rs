@@ -49,12 +49,15 @@ pub fn load_app(paths: &[PathBuf], theme: Theme) -> Result<App, ReportError> {
 }
 
 /// Opens the interactive profiler on one file, or on two files to compare them. Returns when
-/// the user quits; the terminal is restored on every way out. A file that cannot be read is an
-/// error before the terminal is touched. Colours follow `NO_COLOR`.
+/// the user quits (`q`, Ctrl-C); the terminal is restored on every way out (also on panic and
+/// on SIGTERM/SIGHUP/SIGQUIT/SIGINT, which return [`ReportError::Signal`]). A file that cannot
+/// be read is an error before the terminal is touched. Colours follow `NO_COLOR`.
 pub fn run_report(paths: &[PathBuf]) -> Result<(), ReportError> {
     let app = load_app(paths, Theme::from_env())?;
-    terminal::run(app)?;
-    Ok(())
+    match terminal::run(app)? {
+        None => Ok(()),
+        Some(sig) => Err(ReportError::Signal(sig)),
+    }
 }
 
 /// Restores the terminal (leave raw mode and the alternate screen) if the profiler left it

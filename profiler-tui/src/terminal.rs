@@ -1,9 +1,11 @@
 //! The interactive loop: raw mode and the alternate screen on entry, restored on every way out
-//! (normal quit, error, panic; Ctrl-C arrives as a key in raw mode and quits).
+//! (normal quit, error, panic, SIGTERM/SIGHUP/SIGQUIT/SIGINT; Ctrl-C arrives as a key in raw
+//! mode and quits).
 
 use std::io::{self, Stdout};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
+use std::time::Duration;
 
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
@@ -59,12 +61,65 @@ fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     Ok(term)
 }
 
-/// Runs `app` in the terminal until the user quits.
-pub fn run(mut app: App) -> io::Result<()> {
+/// Signals that stop the profiler cleanly.
+const STOP_SIGNALS: [i32; 4] = [
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGQUIT,
+    signal_hook::consts::SIGINT,
+];
+
+/// Watches the stop signals while alive; unregisters its handlers when dropped.
+struct SignalWatch {
+    ids: Vec<signal_hook::SigId>,
+    caught: Arc<AtomicUsize>,
+}
+
+impl SignalWatch {
+    fn new() -> SignalWatch {
+        let caught = Arc::new(AtomicUsize::new(0));
+        let mut ids = Vec::new();
+        for sig in STOP_SIGNALS {
+            // The handler only stores the signal number into the atomic.
+            let id = signal_hook::flag::register_usize(sig, Arc::clone(&caught), sig as usize);
+            if let Ok(id) = id {
+                ids.push(id);
+            }
+        }
+        SignalWatch { ids, caught }
+    }
+
+    fn caught(&self) -> Option<i32> {
+        match self.caught.load(Ordering::SeqCst) {
+            0 => None,
+            s => i32::try_from(s).ok(),
+        }
+    }
+}
+
+impl Drop for SignalWatch {
+    fn drop(&mut self) {
+        for id in self.ids.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
+    }
+}
+
+/// Runs `app` in the terminal until the user quits. Returns the signal number when a stop
+/// signal ended it.
+pub fn run(mut app: App) -> io::Result<Option<i32>> {
+    let signals = SignalWatch::new();
     let _guard = Guard;
     let mut term = setup()?;
     term.draw(|f| ui::draw(f, &app))?;
     while !app.quit {
+        if let Some(sig) = signals.caught() {
+            return Ok(Some(sig));
+        }
+        // Wake up now and then to notice signals.
+        if !event::poll(Duration::from_millis(200))? {
+            continue;
+        }
         let mut redraw = handle(&mut app, event::read()?);
         // Apply queued events (held keys, wheel bursts) before drawing again, so scrolling
         // never lags behind the keyboard.
@@ -77,7 +132,7 @@ pub fn run(mut app: App) -> io::Result<()> {
             term.draw(|f| ui::draw(f, &app))?;
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Applies one terminal event; true when the screen must be redrawn.

@@ -461,3 +461,33 @@ fn empty_and_odd_profiles_do_not_panic() {
     let s = render(&app);
     assert!(s.contains("missing.cl"), "{s}");
 }
+
+#[test]
+fn cumulative_autorun_captures_are_not_double_counted() {
+    use fpgacl_profile_format::Record;
+    // Three captures without clear-after-readback: each includes the previous ones, so the
+    // overall view equals the last capture.
+    let mut p = demo::demo_profile();
+    let mut last = None;
+    for r in &mut p.records {
+        if let Record::AutorunCapture(c) = r {
+            c.cleared = false;
+            last = Some(c.sites.clone());
+        }
+    }
+    let data = ReportData::new("p", p);
+    let last = last.unwrap();
+    for c in &last {
+        let g = (0..data.sites.len())
+            .find(|&g| data.site(g).id == c.site)
+            .unwrap();
+        assert_eq!(data.average[g], Some(*c));
+    }
+    // With clearing (the demo), the windows add up.
+    let data = ReportData::new("p", demo::demo_profile());
+    let g = (0..data.sites.len())
+        .find(|&g| data.site(g).id == 8)
+        .unwrap();
+    let active: u64 = data.captures.iter().map(|c| c.sites[1].active_cycles).sum();
+    assert_eq!(data.average[g].unwrap().active_cycles, active);
+}

@@ -196,6 +196,71 @@ fn tmux_ctrl_c_restores_the_terminal() {
     let _ = std::fs::remove_file(&profile);
 }
 
+/// Pids of the direct children of `parent` (from /proc).
+fn children_of(parent: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(parent) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+#[test]
+fn tmux_sigterm_restores_the_terminal() {
+    if !have_tmux() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let profile = demo_file("term");
+    let Some(cmd) = report_command(&profile) else {
+        eprintln!("SKIPPED: report example not built");
+        return;
+    };
+    let s = Session::start("term", &cmd);
+    s.wait_for(&["1 Source Code"]);
+    let out = Command::new("tmux")
+        .args(["display-message", "-p", "-t", &s.name, "#{pane_pid}"])
+        .output()
+        .unwrap();
+    let shell: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    let kids = children_of(shell);
+    assert_eq!(
+        kids.len(),
+        1,
+        "profiler process under the pane shell: {kids:?}"
+    );
+    let st = Command::new("kill")
+        .args(["-TERM", &kids[0].to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let screen = s.wait_for(&["EXIT="]);
+    assert!(
+        !screen.contains("1 Source Code"),
+        "alternate screen left: {screen}"
+    );
+    assert!(
+        !screen.contains("EXIT=0"),
+        "a signal is not a clean exit: {screen}"
+    );
+    let _ = std::fs::remove_file(&profile);
+}
+
 #[test]
 fn unreadable_file_is_an_error_with_a_message() {
     let missing = std::env::temp_dir().join("fpgacl-tui-no-such-file.mon");

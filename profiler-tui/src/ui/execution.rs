@@ -43,10 +43,11 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     .areas(area);
 
     let width = area.width as usize;
+    let lane_label = |l: &crate::timeline::Lane| format!("{} ({})", l.label, l.count);
     let longest = tl
         .lanes
         .iter()
-        .map(|l| l.label.chars().count())
+        .map(|l| lane_label(l).chars().count())
         .max()
         .unwrap_or(4);
     let label_w = (longest + 2).min(width / 3).clamp(1, 28);
@@ -72,6 +73,12 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let mut col = 0;
     while col + 2 < bars_w {
         let label = format!("|{}", fmt::time(col_time(v0, span, col, bars_w)));
+        let len = label.chars().count();
+        if cursor_col.is_some_and(|c| c >= col && c < col + len) {
+            // Leave room for the cursor marker rather than garbling the label.
+            col += step;
+            continue;
+        }
         for (i, ch) in label.chars().enumerate() {
             if label_w + col + i < width && col + i < bars_w {
                 axis_chars[label_w + col + i] = ch;
@@ -116,7 +123,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let row = &lane.rows[rr];
         let is_sel_row = ri == app.exec.row;
         let label = if rr == 0 {
-            lane.label.clone()
+            lane_label(lane)
         } else {
             format!("  +{rr}")
         };

@@ -147,6 +147,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("[ ]  h l", "previous / next access on the line"),
     ("Enter", "list of the line's accesses"),
     ("f", "choose file or kernel"),
+    ("< >", "scroll long source lines left / right"),
     ("a", "average of all runs / all kernels"),
     ("Esc", "back to the average and the tab you came from"),
     ("Kernel Execution", ""),

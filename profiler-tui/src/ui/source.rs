@@ -232,7 +232,9 @@ fn draw_table(frame: &mut Frame, app: &App, area: Rect) {
         }
         let marker = if is_cursor { '>' } else { ' ' };
         let num = format!("{marker}{:>w$} ", line + 1, w = cols.line.saturating_sub(2));
-        let src = file.lines.get(line).map(String::as_str).unwrap_or("");
+        let full = file.lines.get(line).map(String::as_str).unwrap_or("");
+        let src: String = full.chars().skip(app.source.hscroll).collect();
+        let src = src.as_str();
         let mut spans = vec![
             Span::styled(
                 num,
