@@ -559,9 +559,13 @@ pub struct AutorunCapture {
     pub compute_unit: [u32; 3],
     /// Capture time, ns since host start; the profiler labels the capture with it.
     pub capture_ns: u64,
-    /// Counters per access site since the previous capture that cleared them (or since the
-    /// kernel started).
+    /// Counters per access site since the previous capture of this compute unit that cleared
+    /// them (or since the kernel started).
     pub sites: Vec<SiteCounters>,
+    /// The counters were reset after this readback (the clear-after-readback flag of
+    /// `clGetProfileDataDeviceIntelFPGA`): the next capture of this compute unit counts a fresh
+    /// window. When false, the next capture includes this one's counts.
+    pub cleared: bool,
 }
 
 /// Something that happened while the host ran. Appended to the file as it happens.

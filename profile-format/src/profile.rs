@@ -100,15 +100,28 @@ impl Profile {
         acc
     }
 
-    /// Counters of every site of autorun `kernel` on `device`, summed over all captures (and
+    /// Counters of every site of autorun `kernel` on `device` over the whole session (all
     /// compute units), sorted by site id.
+    ///
+    /// Captures of one compute unit are cumulative until one is taken with `cleared`: the
+    /// total is the sum of the cleared captures plus the last capture if it was not cleared
+    /// (earlier uncleared captures are contained in the next one).
     pub fn aggregate_autorun_sites(&self, device: u32, kernel: &str) -> Vec<SiteCounters> {
-        let mut acc: Vec<SiteCounters> = Vec::new();
-        for c in self
+        let mut caps: Vec<&AutorunCapture> = self
             .autorun_captures()
             .filter(|c| c.device == device && c.kernel == kernel)
-        {
-            merge_sites(&mut acc, &c.sites);
+            .collect();
+        // Stable: captures taken at the same time keep file order.
+        caps.sort_by_key(|c| (c.compute_unit, c.capture_ns));
+        let mut acc: Vec<SiteCounters> = Vec::new();
+        for (i, c) in caps.iter().enumerate() {
+            let last_of_unit = match caps.get(i + 1) {
+                None => true,
+                Some(n) => n.compute_unit != c.compute_unit,
+            };
+            if c.cleared || last_of_unit {
+                merge_sites(&mut acc, &c.sites);
+            }
         }
         acc.sort_by_key(|s| s.site);
         acc

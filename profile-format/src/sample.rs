@@ -278,6 +278,7 @@ pub fn record(n: u64) -> Record {
                     ..SiteCounters::zero(4)
                 },
             ],
+            cleared: true,
         }),
         m if m % 10 == 9 => Record::MemTransfer(MemTransfer {
             device: 0,

@@ -102,6 +102,7 @@ fn intel_text_lines() {
             compute_unit: [0, 0, 0],
             capture_ns: 30_000,
             sites: vec![counters(3, 7)],
+            cleared: false,
         }),
     ]);
     let t = text(&p);

@@ -128,7 +128,7 @@ fn summarize(p: &Profile) -> Summary {
     // (program, kernel) -> (runs, busy ns, site counters); BTreeMap keeps output sorted.
     type RunAcc = (u64, u64, BTreeMap<u32, SiteCounters>);
     let mut kernels: BTreeMap<(u32, &str), RunAcc> = BTreeMap::new();
-    type CapAcc = (u32, Vec<u64>, BTreeMap<u32, SiteCounters>);
+    type CapAcc = (u32, Vec<u64>);
     let mut autorun: BTreeMap<(u32, &str), CapAcc> = BTreeMap::new();
     let mut transfers: BTreeMap<&'static str, (TransferDirection, u64, u64, u64)> = BTreeMap::new();
     for r in &p.records {
@@ -142,9 +142,8 @@ fn summarize(p: &Profile) -> Summary {
             Record::AutorunCapture(c) => {
                 let e = autorun
                     .entry((c.device, c.kernel.as_str()))
-                    .or_insert_with(|| (c.program, Vec::new(), BTreeMap::new()));
+                    .or_insert_with(|| (c.program, Vec::new()));
                 e.1.push(c.capture_ns);
-                merge(&mut e.2, &c.sites);
             }
             Record::MemTransfer(t) => {
                 let e = transfers
@@ -174,13 +173,21 @@ fn summarize(p: &Profile) -> Summary {
             .collect(),
         autorun: autorun
             .into_iter()
-            .map(|((device, kernel), (program, times, acc))| AutorunSummary {
-                device,
-                program,
-                kernel: kernel.to_string(),
-                captures: times.len() as u64,
-                capture_times_ns: times,
-                sites: site_summaries(p, program, acc, clock),
+            .map(|((device, kernel), (program, times))| {
+                // Cumulative captures are not double counted (see aggregate_autorun_sites).
+                let acc = p
+                    .aggregate_autorun_sites(device, kernel)
+                    .into_iter()
+                    .map(|c| (c.site, c))
+                    .collect();
+                AutorunSummary {
+                    device,
+                    program,
+                    kernel: kernel.to_string(),
+                    captures: times.len() as u64,
+                    capture_times_ns: times,
+                    sites: site_summaries(p, program, acc, clock),
+                }
             })
             .collect(),
         transfers: transfers
