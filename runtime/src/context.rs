@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use fpgacl_device_model::ProgramInstance;
+
 use crate::cl::*;
 use crate::device::Device;
 use crate::error::CLResult;
@@ -17,6 +19,8 @@ pub struct Context {
     pub properties: Vec<cl_context_properties>,
     notify: Option<ContextNotify>,
     destructor_callbacks: parking_lot::Mutex<Vec<Box<dyn FnOnce() + Send>>>,
+    /// Programs loaded on the devices (their autorun kernels run until the context goes).
+    instances: parking_lot::Mutex<Vec<Arc<ProgramInstance>>>,
 }
 
 impl Context {
@@ -31,6 +35,7 @@ impl Context {
             properties,
             notify,
             destructor_callbacks: parking_lot::Mutex::new(Vec::new()),
+            instances: parking_lot::Mutex::new(Vec::new()),
         })
     }
 
@@ -44,6 +49,18 @@ impl Context {
         if let Some(f) = &self.notify {
             f(msg);
         }
+    }
+
+    /// Keeps a loaded program instance alive as long as the context.
+    pub fn add_instance(&self, inst: &Arc<ProgramInstance>) {
+        self.instances.lock().push(inst.clone());
+    }
+
+    /// Unloads a program instance (a rebuilt program replaces its old one): its autorun
+    /// kernels stop.
+    pub fn remove_instance(&self, inst: &Arc<ProgramInstance>) {
+        self.instances.lock().retain(|i| !Arc::ptr_eq(i, inst));
+        inst.shutdown();
     }
 
     /// Adds a destructor callback (`clSetContextDestructorCallback`), run when the context is
@@ -70,6 +87,9 @@ impl Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
+        for inst in std::mem::take(&mut *self.instances.lock()) {
+            inst.shutdown();
+        }
         let cbs = std::mem::take(&mut *self.destructor_callbacks.lock());
         for cb in cbs.into_iter().rev() {
             cb();

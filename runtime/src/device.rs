@@ -2,7 +2,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::board::BoardInfo;
+use fpgacl_device_model::Activity;
+
+use crate::board::{board_from_env, device_name, Board};
 use crate::cl::*;
 use crate::error::CLResult;
 use crate::info::{InfoValue, ObjRef};
@@ -41,8 +43,11 @@ pub struct Platform {
 pub struct Device {
     /// Index of the device in `Platform::devices`.
     pub index: usize,
-    pub board: BoardInfo,
+    pub board: Board,
     pub name: String,
+    /// Running kernels of this device (shared by all its program instances), for deadlock
+    /// diagnosis while the host waits.
+    pub activity: Arc<Activity>,
 }
 
 static PLATFORM: OnceLock<Platform> = OnceLock::new();
@@ -54,8 +59,8 @@ fn env_nonempty(var: &str) -> Option<String> {
 /// The process-wide platform (created on first use from the environment).
 pub fn platform() -> &'static Platform {
     PLATFORM.get_or_init(|| {
-        let board = BoardInfo::from_env();
-        let name = env_nonempty("FPGACL_DEVICE_NAME").unwrap_or_else(|| board.device_name());
+        let board = board_from_env();
+        let name = env_nonempty("FPGACL_DEVICE_NAME").unwrap_or_else(|| device_name(&board));
         Platform {
             name: env_nonempty("FPGACL_PLATFORM_NAME")
                 .unwrap_or_else(|| DEFAULT_PLATFORM_NAME.to_string()),
@@ -63,6 +68,7 @@ pub fn platform() -> &'static Platform {
                 index: 0,
                 board,
                 name,
+                activity: Activity::new(),
             })],
         }
     })
@@ -131,6 +137,11 @@ impl Device {
         self.board.max_mem_alloc_bytes
     }
 
+    /// Largest work-group size.
+    pub fn max_work_group_size(&self) -> usize {
+        self.board.max_work_group_size as usize
+    }
+
     /// `CL_DEVICE_PROFILING_TIMER_RESOLUTION` in ns.
     pub fn timer_resolution_ns(&self) -> usize {
         1
@@ -139,7 +150,7 @@ impl Device {
     /// `clGetDeviceInfo` (without the reference count, which the C layer answers).
     pub fn info(&self, param: cl_device_info) -> CLResult<InfoValue> {
         let b = &self.board;
-        let wg = b.max_work_group_size;
+        let wg = self.max_work_group_size();
         let fp_full = CL_FP_DENORM
             | CL_FP_INF_NAN
             | CL_FP_ROUND_TO_NEAREST
@@ -171,7 +182,7 @@ impl Device {
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
                 InfoValue::uint(0)
             }
-            CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::uint(b.kernel_clock_mhz),
+            CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::uint(b.kernel_clock_mhz.round() as u32),
             CL_DEVICE_ADDRESS_BITS => InfoValue::uint(64),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::ulong(b.max_mem_alloc_bytes),
             CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(false),
@@ -193,9 +204,11 @@ impl Device {
             CL_DEVICE_HALF_FP_CONFIG => InfoValue::ulong(0),
             // FPGA global memory has no general cache (LSUs may add a private cache).
             CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => InfoValue::uint(CL_NONE),
-            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => InfoValue::uint(b.mem_width_bytes),
+            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => {
+                InfoValue::uint(b.global_memory.first().map_or(64, |g| g.width_bytes))
+            }
             CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => InfoValue::ulong(0),
-            CL_DEVICE_GLOBAL_MEM_SIZE => InfoValue::ulong(b.global_mem_bytes),
+            CL_DEVICE_GLOBAL_MEM_SIZE => InfoValue::ulong(b.global_mem_bytes()),
             CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => InfoValue::ulong(64 << 10),
             CL_DEVICE_MAX_CONSTANT_ARGS => InfoValue::uint(8),
             CL_DEVICE_LOCAL_MEM_TYPE => InfoValue::uint(CL_LOCAL),
@@ -232,6 +245,45 @@ impl Device {
             CL_DEVICE_PIPE_MAX_PACKET_SIZE => InfoValue::uint(PIPE_MAX_PACKET_SIZE),
             _ => return Err(CL_INVALID_VALUE),
         })
+    }
+}
+
+/// Deadlock detection for a waiting host thread: samples the device's activity; when every
+/// running enqueued kernel is blocked on a channel or pipe in two consecutive samples and no
+/// operation made progress in between, the blocked kernels are aborted (each then fails with a
+/// fault naming its channel and source line).
+#[derive(Default)]
+pub struct DeadlockWatch {
+    last_progress: Option<u64>,
+}
+
+impl DeadlockWatch {
+    /// Takes one sample; returns true if it aborted deadlocked kernels.
+    pub fn check(&mut self, dev: &Device, ctx: &crate::context::Context) -> bool {
+        let report = dev.activity.report();
+        if !report.all_enqueued_blocked() {
+            self.last_progress = None;
+            return false;
+        }
+        if self.last_progress != Some(report.progress) {
+            self.last_progress = Some(report.progress);
+            return false;
+        }
+        self.last_progress = None;
+        let aborted = dev.activity.abort_blocked();
+        if aborted.is_empty() {
+            return false;
+        }
+        let mut msg = String::from(
+            "fpgacl: deadlock: the host is waiting, but every running kernel is blocked on a \
+             channel or pipe and nothing can unblock them:",
+        );
+        for k in &aborted {
+            msg.push_str(&format!("\n  {k}"));
+        }
+        eprintln!("{msg}");
+        ctx.report_error(&msg);
+        true
     }
 }
 

@@ -8,7 +8,9 @@
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
-use parking_lot::{Condvar, Mutex};
+use parking_lot::{Condvar, Mutex, MutexGuard};
+
+use crate::device::DeadlockWatch;
 
 use crate::cl::*;
 use crate::clock::now_ns;
@@ -20,6 +22,9 @@ use crate::queue::{Command, Queue};
 /// A callback registered with `clSetEventCallback`, bound to its event handle and user data;
 /// it receives the status it reports.
 pub type EventCallback = Box<dyn FnOnce(cl_int) + Send>;
+
+/// How long a wait sleeps between deadlock checks.
+const WAIT_SLICE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Index of each timestamp in [`EventState::times`].
 const T_QUEUED: usize = 0;
@@ -224,10 +229,31 @@ impl Event {
     }
 
     /// Blocks until the event ends; returns its final status.
+    ///
+    /// While it waits for a command, it watches the device for a channel/pipe deadlock (every
+    /// running kernel blocked and no progress over two samples); a deadlock makes the blocked
+    /// kernels fail, which ends the wait with an error status instead of a hang.
     pub fn wait(&self) -> cl_int {
+        let device = self.queue.as_ref().map(|q| q.device.clone());
+        let is_kernel = matches!(
+            self.command_type,
+            CL_COMMAND_NDRANGE_KERNEL | CL_COMMAND_TASK
+        );
+        let mut watch = DeadlockWatch::default();
         let mut st = self.state.lock();
         while st.status > CL_COMPLETE {
-            self.cond.wait(&mut st);
+            match &device {
+                None => self.cond.wait(&mut st),
+                Some(dev) => {
+                    let timed_out = self.cond.wait_for(&mut st, WAIT_SLICE).timed_out();
+                    // A running memory command finishes by itself; anything else (a kernel, or
+                    // a command held back by its dependencies) may be stuck behind a deadlock.
+                    let may_be_stuck = st.status != CL_RUNNING || is_kernel;
+                    if timed_out && st.status > CL_COMPLETE && may_be_stuck {
+                        MutexGuard::unlocked(&mut st, || watch.check(dev, &self.context));
+                    }
+                }
+            }
         }
         st.status
     }

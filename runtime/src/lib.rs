@@ -21,7 +21,7 @@ pub mod memory;
 pub mod program;
 pub mod queue;
 
-pub use board::BoardInfo;
+pub use board::Board;
 pub use context::Context;
 pub use device::{platform, Device, Platform};
 pub use error::CLResult;

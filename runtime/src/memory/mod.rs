@@ -10,7 +10,7 @@ pub mod rect;
 
 use std::sync::Arc;
 
-use fpgacl_device_model::DeviceMemory;
+use fpgacl_device_model::{DeviceMemory, PipeFifo};
 use parking_lot::Mutex;
 
 use crate::cl::*;
@@ -43,8 +43,7 @@ pub enum MemKind {
         parent: Arc<Mem>,
         origin: usize,
     },
-    /// A pipe: `max_packets` packets of `packet_size` bytes. The FIFO itself is created by
-    /// the device model when a kernel binds the pipe (see `pipe_storage`).
+    /// A pipe: a FIFO of `max_packets` packets of `packet_size` bytes (see `pipe_fifo`).
     Pipe {
         packet_size: u32,
         max_packets: u32,
@@ -67,8 +66,8 @@ pub struct Mapping {
 pub struct Mem {
     pub context: Arc<Context>,
     pub kind: MemKind,
-    /// Flags as the object has them (given, defaulted to `CL_MEM_READ_WRITE` when no access
-    /// flag was given, or inherited by a sub-buffer), including the bank bits.
+    /// Flags as given (`CL_MEM_READ_WRITE` for 0) or, for a sub-buffer, completed with the
+    /// parent's; including the bank bits.
     pub flags: cl_mem_flags,
     pub size: usize,
     /// The host pointer of a `CL_MEM_USE_HOST_PTR` object (0 otherwise).
@@ -80,8 +79,8 @@ pub struct Mem {
     offset: usize,
     maps: Mutex<Vec<Mapping>>,
     destructors: Mutex<Vec<Box<dyn FnOnce() + Send>>>,
-    /// The device model's FIFO behind a pipe, created on first use.
-    pub pipe_storage: std::sync::OnceLock<Arc<dyn std::any::Any + Send + Sync>>,
+    /// The device model's FIFO behind a pipe (`None` for buffers).
+    pub pipe_fifo: Option<Arc<PipeFifo>>,
 }
 
 impl std::fmt::Debug for Mem {
@@ -139,11 +138,8 @@ impl Mem {
                 .write(0, src)
                 .ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
         }
-        let flags = if flags & ACCESS == 0 {
-            flags | CL_MEM_READ_WRITE
-        } else {
-            flags
-        };
+        // Flags are recorded as given; 0 means the default, CL_MEM_READ_WRITE.
+        let flags = if flags == 0 { CL_MEM_READ_WRITE } else { flags };
         Ok(Arc::new(Mem {
             context: context.clone(),
             kind: MemKind::Buffer,
@@ -159,7 +155,7 @@ impl Mem {
             offset: 0,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
-            pipe_storage: std::sync::OnceLock::new(),
+            pipe_fifo: None,
         }))
     }
 
@@ -226,7 +222,7 @@ impl Mem {
             offset: parent.offset + origin,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
-            pipe_storage: std::sync::OnceLock::new(),
+            pipe_fifo: None,
         }))
     }
 
@@ -272,7 +268,7 @@ impl Mem {
             offset: 0,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
-            pipe_storage: std::sync::OnceLock::new(),
+            pipe_fifo: Some(Arc::new(PipeFifo::new("pipe", packet_size, max_packets))),
         }))
     }
 

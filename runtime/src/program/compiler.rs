@@ -1,14 +1,12 @@
-//! The one place the runtime calls the OpenCL C compiler and the `.aocx` container.
-//!
-//! The compiler crate's entry points (`fpgacl_kernel_compiler::build` and
-//! `fpgacl_kernel_compiler::aocx::{write, read}`) are being written in parallel; until they
-//! exist, builds fail with an explanatory build log and binaries are rejected. Only this file
-//! changes when they land.
+//! The one place the runtime calls the OpenCL C compiler and the `.aocx` container
+//! (`fpgacl_kernel_compiler::build`, `build_with` and `aocx::{write, read}`).
 
 use std::sync::Arc;
 
+use fpgacl_kernel_compiler::aocx::{self, Aocx};
 use fpgacl_kernel_compiler::ir::Module;
-use fpgacl_kernel_compiler::SourceFile;
+use fpgacl_kernel_compiler::options::BuildOptions;
+use fpgacl_kernel_compiler::{BuildError, FileId, SourceFile};
 
 /// Result of a build: the module (None when the build failed) and the build log.
 pub struct Built {
@@ -23,29 +21,63 @@ pub enum BuildFailure {
     InvalidOptions(String),
 }
 
-/// Whether a real compiler is linked in (reported by `clGetDeviceInfo` as available either
-/// way, since a failed build has a log).
-pub const COMPILER_LINKED: bool = false;
+impl From<BuildError> for BuildFailure {
+    fn from(e: BuildError) -> Self {
+        match e {
+            BuildError::InvalidOptions(m) => BuildFailure::InvalidOptions(m),
+        }
+    }
+}
 
-/// Compiles `sources` with `options`.
+/// Compiles `sources` with `options` (`#include` resolved on disk).
 pub fn build(sources: &[SourceFile], options: &str) -> Result<Built, BuildFailure> {
-    let _ = (sources, options);
+    let out = fpgacl_kernel_compiler::build(sources, options)?;
     Ok(Built {
-        module: None,
-        log: "fpgacl: the OpenCL C compiler is not linked into this build yet; \
-              programs cannot be built\n"
-            .to_string(),
+        module: out.module,
+        log: out.log,
     })
 }
 
-/// Serialises a built program into an `.aocx` binary.
-pub fn write_binary(module: &Module, options: &str) -> Vec<u8> {
-    let _ = (module, options);
-    Vec::new()
+/// Serialises a built program into an `.aocx` binary: its sources (with every included
+/// file) and options, from which [`read_binary`] rebuilds it.
+pub fn write_binary(module: &Module, options: &str, board: &str) -> Vec<u8> {
+    let main = if module.sources.files.is_empty() {
+        Vec::new()
+    } else {
+        vec![FileId(0)]
+    };
+    aocx::write(&Aocx::new(
+        options,
+        board,
+        module.sources.clone(),
+        main,
+        Vec::new(),
+    ))
 }
 
-/// Reads an `.aocx` binary; `None` if it is not one.
-pub fn read_binary(bytes: &[u8]) -> Option<(Arc<Module>, String)> {
-    let _ = bytes;
-    None
+/// Reads an `.aocx` binary and rebuilds its program; `Err` with a message if the bytes are
+/// not a valid `.aocx` or the program in it does not build.
+pub fn read_binary(bytes: &[u8]) -> Result<(Arc<Module>, String), String> {
+    let a = aocx::read(bytes).map_err(|e| e.to_string())?;
+    let include_dirs = BuildOptions::parse(&a.options)
+        .map(|o| o.include_dirs)
+        .unwrap_or_default();
+    let resolver = a.resolver(include_dirs);
+    let mains: Vec<SourceFile> = a
+        .main_files
+        .iter()
+        .filter_map(|id| a.sources.file(*id).cloned())
+        .collect();
+    if mains.is_empty() {
+        return Err("the .aocx file holds no program source".into());
+    }
+    let out = fpgacl_kernel_compiler::build_with(&mains, &a.options, &resolver)
+        .map_err(|e| e.to_string())?;
+    match out.module {
+        Some(m) => Ok((m, a.options)),
+        None => Err(format!(
+            "the program in the .aocx file does not build:\n{}",
+            out.log
+        )),
+    }
 }

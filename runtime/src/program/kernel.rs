@@ -165,7 +165,7 @@ impl Kernel {
     /// The work-group size limit of this kernel on `device`.
     pub fn max_work_group_size(&self, device: &Device) -> usize {
         let f = self.function();
-        let dev_max = device.board.max_work_group_size;
+        let dev_max = device.max_work_group_size();
         if let Some(r) = f.attrs.reqd_work_group_size {
             return r
                 .iter()

@@ -1,8 +1,9 @@
 //! `clEnqueueNDRangeKernel` / `clEnqueueTask`: validation of the work sizes and the command
 //! that runs a kernel on the device model.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
+use fpgacl_device_model::{ArgBinding, LaunchError, LaunchSpec, ProgramInstance, RunError};
 use fpgacl_kernel_compiler::ir::Module;
 
 use crate::cl::*;
@@ -27,26 +28,77 @@ pub struct Launch {
     pub args: Vec<ArgValue>,
     /// `CL_COMMAND_TASK` or `CL_COMMAND_NDRANGE_KERNEL`.
     pub command_type: cl_command_type,
+    /// The program as loaded on the queue's device.
+    pub instance: Arc<ProgramInstance>,
 }
 
-/// Runs kernel launches (implemented over the device model).
-pub trait KernelExecutor: Send + Sync {
-    /// Runs one launch to completion on the calling (queue worker) thread. An error ends the
-    /// command's event with that (negative) status.
-    fn run(&self, launch: &Launch) -> CLResult<()>;
+impl Launch {
+    /// The device model's description of this launch.
+    pub fn spec(&self) -> LaunchSpec {
+        let u = |a: [usize; 3]| [a[0] as u64, a[1] as u64, a[2] as u64];
+        LaunchSpec {
+            kernel: self.kernel_index as u32,
+            work_dim: self.work_dim,
+            global_offset: u(self.global_offset),
+            global_size: u(self.global_size),
+            local_size: Some(u(self.local_size)),
+            args: self.args.iter().map(binding).collect(),
+        }
+    }
+
+    /// Runs the launch to completion on the calling (queue worker) thread.
+    pub fn run(&self) -> Result<fpgacl_device_model::RunReport, RunError> {
+        self.instance.run(&self.spec())
+    }
 }
 
-static EXECUTOR: OnceLock<Box<dyn KernelExecutor>> = OnceLock::new();
-
-/// Installs the kernel executor (once per process).
-pub fn set_executor(e: Box<dyn KernelExecutor>) -> bool {
-    EXECUTOR.set(e).is_ok()
+/// The device model's binding of one argument value.
+fn binding(v: &ArgValue) -> ArgBinding {
+    match v {
+        ArgValue::Bytes(b) => ArgBinding::Value(b.clone()),
+        ArgValue::Buffer(None) => ArgBinding::Buffer {
+            mem: None,
+            offset: 0,
+            len: 0,
+        },
+        ArgValue::Buffer(Some(m)) => match m.storage() {
+            Some((s, off)) => ArgBinding::Buffer {
+                mem: Some(s.clone()),
+                offset: off,
+                len: m.size,
+            },
+            None => ArgBinding::Buffer {
+                mem: None,
+                offset: 0,
+                len: 0,
+            },
+        },
+        ArgValue::Local(n) => ArgBinding::Local(*n),
+        ArgValue::Pipe(m) => match &m.pipe_fifo {
+            Some(f) => ArgBinding::Pipe(f.clone()),
+            None => ArgBinding::Buffer {
+                mem: None,
+                offset: 0,
+                len: 0,
+            },
+        },
+    }
 }
 
-fn run_launch(launch: &Launch) -> CLResult<()> {
-    match EXECUTOR.get() {
-        Some(e) => e.run(launch),
-        None => Err(CL_OUT_OF_RESOURCES),
+/// The OpenCL status of a failed run.
+pub fn run_error_code(e: &RunError) -> cl_int {
+    match e {
+        RunError::Launch(l) => match l {
+            LaunchError::NoSuchKernel(_) | LaunchError::Autorun(_) => CL_INVALID_KERNEL,
+            LaunchError::WorkDim(_) => CL_INVALID_WORK_DIMENSION,
+            LaunchError::GlobalSize(_) => CL_INVALID_GLOBAL_WORK_SIZE,
+            LaunchError::WorkGroupSize(_) => CL_INVALID_WORK_GROUP_SIZE,
+            LaunchError::Arg { .. } => CL_INVALID_KERNEL_ARGS,
+            LaunchError::LocalMemory { .. } => CL_OUT_OF_RESOURCES,
+            LaunchError::ShutDown => CL_INVALID_PROGRAM_EXECUTABLE,
+        },
+        // A kernel fault ends the command like a device error.
+        RunError::Fault(_) => CL_OUT_OF_RESOURCES,
     }
 }
 
@@ -156,6 +208,8 @@ pub fn enqueue_kernel(
         CL_INVALID_PROGRAM_EXECUTABLE,
     )?;
     let f = k.function();
+    check(!f.attrs.autorun, CL_INVALID_KERNEL)?;
+    let instance = k.program.instance().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     let ws = check_work_sizes(
         work_dim,
         offset,
@@ -163,7 +217,7 @@ pub fn enqueue_kernel(
         local,
         f.attrs.reqd_work_group_size,
         k.max_work_group_size(&q.device),
-        q.device.board.max_work_group_size,
+        q.device.max_work_group_size(),
     )?;
     let args = k.arg_values()?;
     check(
@@ -179,19 +233,21 @@ pub fn enqueue_kernel(
         local_size: ws.local,
         args,
         command_type,
+        instance,
     };
     let ctx = q.context.clone();
-    let name = f.name.clone();
     let ev = q.enqueue(
         command_type,
         wait,
         CommandOrder::Normal,
-        Some(Box::new(move || {
-            let r = run_launch(&launch);
-            if let Err(code) = r {
-                ctx.report_error(&format!("fpgacl: kernel '{name}' failed with error {code}"));
+        Some(Box::new(move || match launch.run() {
+            Ok(_report) => Ok(()),
+            Err(e) => {
+                let msg = format!("fpgacl: {e}");
+                eprintln!("{msg}");
+                ctx.report_error(&msg);
+                Err(run_error_code(&e))
             }
-            r
         })),
     )?;
     finish_blocking(ev, false)

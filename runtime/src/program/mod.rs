@@ -7,6 +7,7 @@ pub mod launch;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use fpgacl_device_model::{ExecConfig, ProgramInstance};
 use fpgacl_kernel_compiler::ir::Module;
 use fpgacl_kernel_compiler::SourceFile;
 use parking_lot::Mutex;
@@ -42,6 +43,10 @@ pub struct Program {
     building: Mutex<()>,
     /// Number of kernel objects alive (a program with kernels cannot be rebuilt).
     pub(crate) kernels: AtomicUsize,
+    /// The executable as loaded on the device.
+    instance: Mutex<Option<Arc<ProgramInstance>>>,
+    /// Created with `clCreateProgramWithBinary`.
+    from_binary: bool,
 }
 
 fn default_state() -> BuildState {
@@ -95,6 +100,8 @@ impl Program {
             state: Mutex::new(default_state()),
             building: Mutex::new(()),
             kernels: AtomicUsize::new(0),
+            instance: Mutex::new(None),
+            from_binary: false,
         }))
     }
 
@@ -109,12 +116,15 @@ impl Program {
         let mut statuses = Vec::with_capacity(binaries.len());
         let mut loaded = None;
         for b in binaries {
-            match (!b.is_empty()).then(|| compiler::read_binary(b)).flatten() {
-                Some(m) => {
+            match compiler::read_binary(b) {
+                Ok(m) => {
                     statuses.push(CL_SUCCESS);
                     loaded.get_or_insert(m);
                 }
-                None => statuses.push(CL_INVALID_BINARY),
+                Err(msg) => {
+                    eprintln!("fpgacl: clCreateProgramWithBinary: {msg}");
+                    statuses.push(CL_INVALID_BINARY);
+                }
             }
         }
         if statuses.iter().any(|s| *s != CL_SUCCESS) {
@@ -137,8 +147,33 @@ impl Program {
             }),
             building: Mutex::new(()),
             kernels: AtomicUsize::new(0),
+            instance: Mutex::new(None),
+            from_binary: true,
         };
         (Ok(Arc::new(prog)), statuses)
+    }
+
+    /// The program as loaded on its device (after a successful build).
+    pub fn instance(&self) -> Option<Arc<ProgramInstance>> {
+        self.instance.lock().clone()
+    }
+
+    /// Loads an executable module on the device (starting its autorun kernels), replacing
+    /// any earlier one. Returns the loader's message on failure.
+    fn load(&self, module: &Arc<Module>) -> Result<(), String> {
+        let dev = self.devices.first().ok_or("no device")?;
+        let config = ExecConfig {
+            activity: Some(dev.activity.clone()),
+            ..Default::default()
+        };
+        let inst =
+            ProgramInstance::new(module.clone(), &dev.board, config).map_err(|e| e.to_string())?;
+        let inst = Arc::new(inst);
+        self.context.add_instance(&inst);
+        if let Some(old) = self.instance.lock().replace(inst) {
+            self.context.remove_instance(&old);
+        }
+        Ok(())
     }
 
     /// Current build state.
@@ -193,17 +228,35 @@ impl Program {
     pub fn build(&self, options: &str) -> CLResult<()> {
         let _guard = self.begin_build()?;
         let (options, _) = split_options(options);
-        let from_binary = self.sources.is_empty()
-            || (self.state.lock().binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                && self.state.lock().status == CL_BUILD_NONE);
-        if from_binary {
+        if self.from_binary {
+            // The binary holds the executable: building loads it.
+            let module = self.state.lock().module.clone();
+            let loaded = match &module {
+                Some(m) => self.load(m),
+                None => Err("the program has no executable".to_string()),
+            };
             let mut st = self.state.lock();
-            st.status = CL_BUILD_SUCCESS;
-            st.log = String::new();
-            return Ok(());
+            return match loaded {
+                Ok(()) => {
+                    st.status = CL_BUILD_SUCCESS;
+                    st.log = String::new();
+                    Ok(())
+                }
+                Err(msg) => {
+                    st.status = CL_BUILD_ERROR;
+                    st.log = format!("{msg}\n");
+                    Err(CL_BUILD_PROGRAM_FAILURE)
+                }
+            };
         }
         self.state.lock().status = CL_BUILD_IN_PROGRESS;
         let built = self.run_compiler(&options);
+        let loaded = match &built {
+            Ok(compiler::Built {
+                module: Some(m), ..
+            }) => Some(self.load(m)),
+            _ => None,
+        };
         let mut st = self.state.lock();
         st.options = options;
         match built {
@@ -214,14 +267,18 @@ impl Program {
             }
             Ok(b) => {
                 st.log = b.log;
-                match b.module {
-                    Some(m) => {
+                match (b.module, loaded) {
+                    (Some(m), Some(Ok(()))) => {
                         st.status = CL_BUILD_SUCCESS;
                         st.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
                         st.module = Some(m);
                         Ok(())
                     }
-                    None => {
+                    (_, loaded) => {
+                        if let Some(Err(msg)) = loaded {
+                            st.log.push_str(&msg);
+                            st.log.push('\n');
+                        }
                         st.status = CL_BUILD_ERROR;
                         st.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
                         st.module = None;
@@ -300,6 +357,8 @@ impl Program {
             state: Mutex::new(default_state()),
             building: Mutex::new(()),
             kernels: AtomicUsize::new(0),
+            instance: Mutex::new(None),
+            from_binary: false,
         });
         let built = prog.run_compiler(&opts);
         let result = {
@@ -311,6 +370,13 @@ impl Program {
                     st.log = b.log;
                     match b.module {
                         Some(m) => {
+                            if !library {
+                                if let Err(msg) = prog.load(&m) {
+                                    st.status = CL_BUILD_ERROR;
+                                    st.log.push_str(&msg);
+                                    return Ok((prog.clone(), Err(CL_LINK_PROGRAM_FAILURE)));
+                                }
+                            }
                             st.status = CL_BUILD_SUCCESS;
                             st.binary_type = if library {
                                 CL_PROGRAM_BINARY_TYPE_LIBRARY
@@ -335,7 +401,10 @@ impl Program {
     pub fn binary(&self) -> Vec<u8> {
         let st = self.state.lock();
         match &st.module {
-            Some(m) => compiler::write_binary(m, &st.options),
+            Some(m) => {
+                let board = self.devices.first().map_or("", |d| d.board.name.as_str());
+                compiler::write_binary(m, &st.options, board)
+            }
             None => Vec::new(),
         }
     }
