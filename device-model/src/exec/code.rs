@@ -36,6 +36,23 @@ pub enum Op {
         s: u32,
         n: u32,
     },
+    /// One-slot move (also conversions that do not change the slot encoding).
+    Mov1 {
+        d: u32,
+        s: u32,
+    },
+    /// Integer-to-integer conversion without saturation: re-normalise to kind `k`.
+    ConvInt {
+        k: Scalar,
+        d: u32,
+        s: u32,
+    },
+    /// A work-item query with a constant dimension.
+    WorkItemC {
+        f: WorkItemFn,
+        d: u32,
+        dim: u32,
+    },
     Splat {
         d: u32,
         s: u32,

@@ -12,6 +12,10 @@ struct Dec<'a> {
     f: &'a Function,
     m: &'a Module,
     code: Code,
+    /// Number of writes to each slot (arguments count as one write).
+    defs: Vec<u32>,
+    /// The instruction that writes a slot, when it is written exactly once.
+    def_inst: Vec<Option<&'a Inst>>,
     /// Op indices whose jump targets are still block ids.
     fixups: Vec<usize>,
 }
@@ -24,6 +28,30 @@ fn err(f: &Function, msg: impl Into<String>) -> DecodeError {
 }
 
 impl Dec<'_> {
+    /// The constant value of a scalar register written exactly once by a constant (possibly
+    /// through integer conversions), if it is one.
+    fn const_of(&self, r: ir::Reg, depth: u32) -> Option<u64> {
+        let i = r.0 as usize;
+        if depth == 0 || self.defs.get(i) != Some(&1) {
+            return None;
+        }
+        match self.def_inst.get(i).copied().flatten()? {
+            Inst::Const { lanes, .. } if lanes.len() == 1 => Some(lanes[0]),
+            Inst::Convert {
+                from,
+                to,
+                sat: false,
+                src,
+                ..
+            } if is_int(from.scalar) && is_int(to.scalar) => Some(super::values::norm(
+                to.scalar,
+                self.const_of(*src, depth - 1)?,
+            )),
+            Inst::Mov { src, .. } => self.const_of(*src, depth - 1),
+            _ => None,
+        }
+    }
+
     fn reg(&self, r: ir::Reg, lanes: u32) -> Result<u32, DecodeError> {
         if (r.0 as u64) + (lanes.max(1) as u64) > self.f.num_slots as u64 {
             return Err(err(
@@ -67,6 +95,10 @@ impl Dec<'_> {
                     Op::ConstN(self.code.consts.len() as u32 - 1)
                 }
             }
+            Inst::Mov { dst, src, lanes: n } if *n <= 1 => Op::Mov1 {
+                d: self.reg(*dst, 1)?,
+                s: self.reg(*src, 1)?,
+            },
             Inst::Mov { dst, src, lanes: n } => {
                 let n = (*n).max(1) as u32;
                 Op::Mov {
@@ -167,6 +199,21 @@ impl Dec<'_> {
             Inst::Convert {
                 from,
                 to,
+                sat: false,
+                dst,
+                src,
+                ..
+            } if from.lanes <= 1 && to.lanes <= 1 && is_int(from.scalar) && is_int(to.scalar) => {
+                let (d, s) = (self.reg(*dst, 1)?, self.reg(*src, 1)?);
+                if conv_is_identity(from.scalar, to.scalar) {
+                    Op::Mov1 { d, s }
+                } else {
+                    Op::ConvInt { k: to.scalar, d, s }
+                }
+            }
+            Inst::Convert {
+                from,
+                to,
                 sat,
                 rounding,
                 dst,
@@ -254,11 +301,22 @@ impl Dec<'_> {
                 });
                 Op::BuiltinPtr(self.code.bptrs.len() as u32 - 1)
             }
-            Inst::WorkItem { f, dst, dim } => Op::WorkItem {
-                f: *f,
-                d: self.reg(*dst, 1)?,
-                dim: self.reg(*dim, 1)?,
-            },
+            Inst::WorkItem { f, dst, dim } => {
+                let d = self.reg(*dst, 1)?;
+                let dimr = self.reg(*dim, 1)?;
+                match self.const_of(*dim, 4) {
+                    Some(c) if c < 3 => Op::WorkItemC {
+                        f: *f,
+                        d,
+                        dim: c as u32,
+                    },
+                    _ => Op::WorkItem {
+                        f: *f,
+                        d,
+                        dim: dimr,
+                    },
+                }
+            }
             Inst::FrameAddr { dst, offset } => Op::Const {
                 d: self.reg(*dst, 1)?,
                 v: ir::make_ptr(ir::REGION_PRIVATE, *offset as u64),
@@ -498,6 +556,64 @@ impl Dec<'_> {
     }
 }
 
+fn is_int(k: Scalar) -> bool {
+    !k.is_float() && k != Scalar::Bool
+}
+
+/// Whether an integer conversion leaves the slot encoding unchanged for every input.
+fn conv_is_identity(from: Scalar, to: Scalar) -> bool {
+    use Scalar::*;
+    if from == to || matches!(to, I64 | U64) {
+        return true;
+    }
+    let (fb, tb) = (from.size(), to.size());
+    if from.is_signed() {
+        to.is_signed() && fb <= tb
+    } else {
+        fb < tb
+    }
+}
+
+/// Slots written by an instruction (first slot, lanes); `None` when it writes no register.
+fn inst_dst(i: &Inst) -> Option<(ir::Reg, u32)> {
+    let l = |t: &ValTy| t.lanes.max(1) as u32;
+    Some(match i {
+        Inst::Const { dst, ty, lanes } => (*dst, l(ty).max(lanes.len() as u32)),
+        Inst::Mov { dst, lanes, .. } | Inst::Splat { dst, lanes, .. } => {
+            (*dst, (*lanes).max(1) as u32)
+        }
+        Inst::Shuffle { dst, idx, .. } => (*dst, idx.len() as u32),
+        Inst::Unary { dst, ty, .. }
+        | Inst::Binary { dst, ty, .. }
+        | Inst::Select { dst, ty, .. } => (*dst, l(ty)),
+        Inst::Cmp {
+            dst, ty, dst_ty, ..
+        } => (*dst, l(ty).max(l(dst_ty))),
+        Inst::Convert { dst, from, to, .. } => (*dst, l(from).max(l(to))),
+        Inst::Bitcast { dst, to, .. } => (*dst, l(to)),
+        Inst::Builtin {
+            dst, ty, dst_ty, ..
+        } => (*dst, l(ty).max(l(dst_ty))),
+        Inst::BuiltinPtr { dst, ty, .. } => (*dst, l(ty)),
+        Inst::WorkItem { dst, .. }
+        | Inst::FrameAddr { dst, .. }
+        | Inst::LocalAddr { dst, .. }
+        | Inst::ConstAddr { dst, .. }
+        | Inst::PtrAdd { dst, .. }
+        | Inst::Atomic { dst, .. }
+        | Inst::Printf { dst, .. } => (*dst, 1),
+        Inst::Load { dst, ty, .. } => (*dst, l(ty)),
+        Inst::AsyncCopy { event, .. } => (*event, 1),
+        Inst::FifoRead {
+            status: Some(s), ..
+        }
+        | Inst::FifoWrite {
+            status: Some(s), ..
+        } => (*s, 1),
+        _ => return None,
+    })
+}
+
 fn binary(op: BinOp, ty: ValTy, n: u32, d: u32, a: u32, b: u32) -> Op {
     use Scalar::*;
     let k = ty.scalar;
@@ -563,7 +679,26 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
             ..Code::default()
         },
         fixups: Vec::new(),
+        defs: vec![0; f.num_slots as usize],
+        def_inst: vec![None; f.num_slots as usize],
     };
+    for a in &f.args {
+        if let Some(d) = dec.defs.get_mut(a.reg.0 as usize) {
+            *d += 1;
+        }
+    }
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let Some((r, n)) = inst_dst(i) {
+                for s in r.0..r.0.saturating_add(n) {
+                    if let Some(d) = dec.defs.get_mut(s as usize) {
+                        *d += 1;
+                        dec.def_inst[s as usize] = Some(i);
+                    }
+                }
+            }
+        }
+    }
     if f.blocks.is_empty() {
         return Err(err(f, "kernel has no blocks"));
     }
@@ -589,7 +724,10 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
                 Err(err(f, format!("jump to missing block {}", t.0)))
             }
         };
+        let this = block_start.len() as u32 - 1;
         let op = match &b.term {
+            // Falling through to the next block needs no op.
+            Terminator::Jump(t) if chk(*t)? == this + 1 => continue,
             Terminator::Jump(t) => Op::Jump(chk(*t)?),
             Terminator::Branch { cond, then, els } => Op::Br {
                 c: dec.reg(*cond, 1)?,

@@ -320,6 +320,23 @@ impl Machine<'_> {
                 Op::Br { c, t, f } => p = if regs[c as usize] != 0 { t } else { f } as usize,
                 Op::LoopHead(l) => self.counters.add_loop(l as usize),
                 Op::Const { d, v } => regs[d as usize] = v,
+                Op::Mov1 { d, s } => regs[d as usize] = regs[s as usize],
+                Op::ConvInt { k, d, s } => regs[d as usize] = norm(k, regs[s as usize]),
+                Op::WorkItemC { f, d, dim } => {
+                    let ids = &self.ids;
+                    let i = dim as usize;
+                    regs[d as usize] = match f {
+                        WorkItemFn::GlobalId => ids.gid[i],
+                        WorkItemFn::LocalId => ids.lid[i],
+                        WorkItemFn::GroupId => ids.grp[i],
+                        WorkItemFn::GlobalSize => ids.gsize[i],
+                        WorkItemFn::LocalSize => ids.lsize[i],
+                        WorkItemFn::NumGroups => ids.ngroups[i],
+                        WorkItemFn::GlobalOffset => ids.offset[i],
+                        WorkItemFn::WorkDim => ids.dim as u64,
+                        WorkItemFn::ComputeId => ids.cid[i],
+                    };
+                }
                 Op::AddI32 { d, a, b } => {
                     regs[d as usize] = (regs[a as usize] as i32)
                         .wrapping_add(regs[b as usize] as i32)

@@ -1,0 +1,286 @@
+//! Kernels written in OpenCL C, compiled by `fpgacl_kernel_compiler::build` and executed.
+
+use fpgacl_device_model::*;
+use fpgacl_kernel_compiler::SourceFile;
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+pub fn compile(src: &str) -> Arc<fpgacl_kernel_compiler::ir::Module> {
+    let out = fpgacl_kernel_compiler::build(
+        &[SourceFile {
+            name: "k.cl".into(),
+            text: src.into(),
+        }],
+        "",
+    )
+    .expect("options");
+    match out.module {
+        Some(m) => m,
+        None => panic!("build failed:\n{}", out.log),
+    }
+}
+
+pub fn instance(src: &str, threads: usize) -> (ProgramInstance, Arc<Mutex<Vec<u8>>>) {
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let inst = ProgramInstance::new(
+        compile(src),
+        &Board::default_board(),
+        ExecConfig {
+            threads,
+            printf: PrintfSink::Capture(out.clone()),
+            ..Default::default()
+        },
+    )
+    .expect("decodes");
+    (inst, out)
+}
+
+pub fn buf<T: Copy>(data: &[T]) -> Arc<DeviceMemory> {
+    let n = std::mem::size_of_val(data);
+    let m = DeviceMemory::new(n).unwrap();
+    // SAFETY: plain data.
+    let bytes = unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, n) };
+    m.write(0, bytes).unwrap();
+    Arc::new(m)
+}
+
+pub fn read<T: Copy + Default>(m: &DeviceMemory, n: usize) -> Vec<T> {
+    let mut v = vec![T::default(); n];
+    // SAFETY: plain data.
+    let bytes = unsafe {
+        std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, n * std::mem::size_of::<T>())
+    };
+    m.read(0, bytes).unwrap();
+    v
+}
+
+fn kidx(inst: &ProgramInstance, name: &str) -> u32 {
+    inst.module()
+        .kernels
+        .iter()
+        .position(|k| k.name == name)
+        .unwrap() as u32
+}
+
+#[test]
+fn vector_add_from_source() {
+    let (inst, _) = instance(
+        "__kernel void vector_add(__global const float *x, __global const float *y, __global float *z) {\n\
+           int i = get_global_id(0);\n\
+           z[i] = x[i] + y[i];\n\
+         }\n",
+        2,
+    );
+    let n = 1000;
+    let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..n).map(|i| 2.0 * i as f32).collect();
+    let (ma, mb, mc) = (buf(&a), buf(&b), buf(&vec![0f32; n]));
+    inst.run(&LaunchSpec::ndrange_1d(
+        kidx(&inst, "vector_add"),
+        n as u64,
+        None,
+        vec![
+            ArgBinding::buffer(&ma),
+            ArgBinding::buffer(&mb),
+            ArgBinding::buffer(&mc),
+        ],
+    ))
+    .unwrap();
+    assert_eq!(
+        read::<f32>(&mc, n),
+        (0..n).map(|i| 3.0 * i as f32).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn local_reduction_with_barriers() {
+    let src = r#"
+__kernel void reduce(__global const int *in, __global int *out, __local int *scratch) {
+    int lid = get_local_id(0);
+    scratch[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        out[get_group_id(0)] = scratch[0];
+}
+__kernel void reduce_fixed(__global const int *in, __global int *out) {
+    __local int tmp[32];
+    int lid = get_local_id(0);
+    tmp[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        int s = 0;
+        for (int i = 0; i < 32; i++) s += tmp[i];
+        out[get_group_id(0)] = s;
+    }
+}
+"#;
+    for threads in [1, 2] {
+        let (inst, _) = instance(src, threads);
+        let data: Vec<i32> = (0..1024).map(|i| (i * 7) % 101 - 50).collect();
+        let min = buf(&data);
+        let mout = buf(&[0i32; 32]);
+        inst.run(&LaunchSpec::ndrange_1d(
+            kidx(&inst, "reduce"),
+            1024,
+            Some(32),
+            vec![
+                ArgBinding::buffer(&min),
+                ArgBinding::buffer(&mout),
+                ArgBinding::Local(32 * 4),
+            ],
+        ))
+        .unwrap();
+        let expect: Vec<i32> = data.chunks(32).map(|c| c.iter().sum()).collect();
+        assert_eq!(read::<i32>(&mout, 32), expect);
+        let mout2 = buf(&[0i32; 32]);
+        inst.run(&LaunchSpec::ndrange_1d(
+            kidx(&inst, "reduce_fixed"),
+            1024,
+            Some(32),
+            vec![ArgBinding::buffer(&min), ArgBinding::buffer(&mout2)],
+        ))
+        .unwrap();
+        assert_eq!(read::<i32>(&mout2, 32), expect);
+    }
+}
+
+#[test]
+fn single_work_item_accumulator_and_vectors() {
+    let src = r#"
+__kernel void acc(__global const float *restrict a, __global float *restrict out, int n) {
+    float sum = 0.0f;
+    for (int i = 0; i < n; i++)
+        sum += a[i] * 0.5f;
+    out[0] = sum;
+}
+__kernel void vec(__global const float4 *a, __global float4 *b, __global int4 *c) {
+    int i = get_global_id(0);
+    float4 v = a[i];
+    b[i] = v.wzyx * (float4)(1.0f, 2.0f, 3.0f, 4.0f) + 1.0f;
+    c[i] = v > (float4)(2.0f) ;
+}
+"#;
+    let (inst, _) = instance(src, 1);
+    let data: Vec<f32> = (0..100).map(|i| i as f32).collect();
+    let ma = buf(&data);
+    let mo = buf(&[0f32; 1]);
+    inst.run(&LaunchSpec::task(
+        kidx(&inst, "acc"),
+        vec![
+            ArgBinding::buffer(&ma),
+            ArgBinding::buffer(&mo),
+            ArgBinding::Value(100i32.to_le_bytes().to_vec()),
+        ],
+    ))
+    .unwrap();
+    let mut s = 0f32;
+    for x in &data {
+        s += x * 0.5;
+    }
+    assert_eq!(read::<f32>(&mo, 1)[0], s);
+    let v: Vec<f32> = (0..8).map(|i| i as f32).collect();
+    let (mv, mb, mc) = (buf(&v), buf(&[0f32; 8]), buf(&[0i32; 8]));
+    inst.run(&LaunchSpec::ndrange_1d(
+        kidx(&inst, "vec"),
+        2,
+        None,
+        vec![
+            ArgBinding::buffer(&mv),
+            ArgBinding::buffer(&mb),
+            ArgBinding::buffer(&mc),
+        ],
+    ))
+    .unwrap();
+    assert_eq!(
+        read::<f32>(&mb, 8),
+        vec![4.0, 5.0, 4.0, 1.0, 8.0, 13.0, 16.0, 17.0]
+    );
+    assert_eq!(read::<i32>(&mc, 8), vec![0, 0, 0, -1, -1, -1, -1, -1]);
+}
+
+#[test]
+fn channels_from_source_producer_consumer() {
+    let src = r#"
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel int c0 __attribute__((depth(4)));
+__kernel void producer(int n) {
+    for (int i = 0; i < n; i++)
+        write_channel_intel(c0, i * i);
+}
+__kernel void consumer(__global int *out, int n) {
+    for (int i = 0; i < n; i++)
+        out[i] = read_channel_intel(c0);
+}
+"#;
+    let (inst, _) = instance(src, 1);
+    let inst = Arc::new(inst);
+    let n = 200i32;
+    let out = buf(&vec![0i32; n as usize]);
+    let (i2, o2) = (inst.clone(), out.clone());
+    let kc = kidx(&inst, "consumer");
+    let t = std::thread::spawn(move || {
+        i2.run(&LaunchSpec::task(
+            kc,
+            vec![
+                ArgBinding::buffer(&o2),
+                ArgBinding::Value(n.to_le_bytes().to_vec()),
+            ],
+        ))
+    });
+    inst.run(&LaunchSpec::task(
+        kidx(&inst, "producer"),
+        vec![ArgBinding::Value(n.to_le_bytes().to_vec())],
+    ))
+    .unwrap();
+    t.join().unwrap().unwrap();
+    assert_eq!(
+        read::<i32>(&out, n as usize),
+        (0..n).map(|i| i * i).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn printf_and_out_of_bounds_from_source() {
+    let src = r#"
+__kernel void hello(__global int *a) {
+    int i = get_global_id(0);
+    printf("item %d of %d: %5.2f ok\n", i, (int)get_global_size(0), i * 0.5f);
+    a[i] = i;
+}
+"#;
+    let (inst, out) = instance(src, 2);
+    let m = buf(&[0i32; 4]);
+    let k = kidx(&inst, "hello");
+    inst.run(&LaunchSpec::ndrange_1d(
+        k,
+        4,
+        Some(2),
+        vec![ArgBinding::buffer(&m)],
+    ))
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(out.lock().clone()).unwrap(),
+        "item 0 of 4:  0.00 ok\nitem 1 of 4:  0.50 ok\nitem 2 of 4:  1.00 ok\nitem 3 of 4:  1.50 ok\n"
+    );
+    out.lock().clear();
+    match inst.run(&LaunchSpec::ndrange_1d(
+        k,
+        8,
+        Some(2),
+        vec![ArgBinding::buffer(&m)],
+    )) {
+        Err(RunError::Fault(f)) => {
+            let msg = f.to_string();
+            assert!(
+                msg.contains("k.cl:5:") && msg.contains("'a'") && msg.contains("offset 16"),
+                "{msg}"
+            );
+        }
+        r => panic!("{r:?}"),
+    }
+}
