@@ -102,7 +102,7 @@ impl Platform {
         let found: Vec<_> = self
             .devices
             .iter()
-            .filter(|d| ty == CL_DEVICE_TYPE_ALL || d.device_type() & ty != 0)
+            .filter(|d| d.matches_type(ty))
             .cloned()
             .collect();
         if found.is_empty() {
@@ -117,14 +117,17 @@ impl Platform {
 pub const CL_PLATFORM_ICD_SUFFIX_KHR: cl_uint = 0x0920;
 
 impl Device {
-    /// `CL_DEVICE_TYPE`: the default device of the platform is an accelerator.
+    /// `CL_DEVICE_TYPE`: an accelerator (as Intel's FPGA runtime reports it).
     pub fn device_type(&self) -> cl_device_type {
-        let default = if self.index == 0 {
-            CL_DEVICE_TYPE_DEFAULT
-        } else {
-            0
-        };
-        CL_DEVICE_TYPE_ACCELERATOR | default
+        CL_DEVICE_TYPE_ACCELERATOR
+    }
+
+    /// Whether the device matches a `clGetDeviceIDs` type mask (`CL_DEVICE_TYPE_DEFAULT`
+    /// selects the first device).
+    pub fn matches_type(&self, ty: cl_device_type) -> bool {
+        ty == CL_DEVICE_TYPE_ALL
+            || self.device_type() & ty != 0
+            || (ty & CL_DEVICE_TYPE_DEFAULT != 0 && self.index == 0)
     }
 
     /// Queue properties the device supports.
