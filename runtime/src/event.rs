@@ -36,8 +36,9 @@ struct EventState {
     status: cl_int,
     times: [u64; 4],
     callbacks: Vec<(cl_int, EventCallback)>,
-    /// Commands whose dependency count includes this event.
-    dependents: Vec<Arc<Command>>,
+    /// Commands whose dependency count includes this event, and whether an error status of
+    /// this event fails them (wait-list dependencies) or only orders them (queue order).
+    dependents: Vec<(Arc<Command>, bool)>,
 }
 
 /// An OpenCL event: the status of one command, or a user event.
@@ -67,11 +68,16 @@ thread_local! {
     static NOTIFYING: Cell<bool> = const { Cell::new(false) };
 }
 
-fn notify_dependents(list: Vec<Arc<Command>>, failed: bool) {
+fn notify_dependents(list: Vec<(Arc<Command>, bool)>, failed: bool) {
     if list.is_empty() {
         return;
     }
-    PENDING_NOTIFY.with(|p| p.borrow_mut().extend(list.into_iter().map(|c| (c, failed))));
+    PENDING_NOTIFY.with(|p| {
+        p.borrow_mut().extend(
+            list.into_iter()
+                .map(|(c, propagate)| (c, failed && propagate)),
+        )
+    });
     if NOTIFYING.with(|n| n.replace(true)) {
         return; // an outer frame on this thread is delivering
     }
@@ -184,14 +190,14 @@ impl Event {
         notify_dependents(dependents, status < 0);
     }
 
-    /// Registers `cmd` to be told when this event ends. Returns `Some(failed)` instead when
-    /// the event has already ended.
-    pub(crate) fn add_dependent(&self, cmd: &Arc<Command>) -> Option<bool> {
+    /// Registers `cmd` to be told when this event ends (`propagate`: an error status of this
+    /// event fails `cmd`). Returns `Some(failed)` instead when the event has already ended.
+    pub(crate) fn add_dependent(&self, cmd: &Arc<Command>, propagate: bool) -> Option<bool> {
         let mut st = self.state.lock();
         if st.status <= CL_COMPLETE {
-            Some(st.status < 0)
+            Some(propagate && st.status < 0)
         } else {
-            st.dependents.push(cmd.clone());
+            st.dependents.push((cmd.clone(), propagate));
             None
         }
     }

@@ -220,17 +220,18 @@ impl Queue {
     ) -> CLResult<Arc<Event>> {
         self.check_wait_list(wait)?;
         let event = Event::new_command(self, command_type);
-        let mut deps: Vec<Arc<Event>> = wait.to_vec();
+        // Wait-list events fail the command if they fail; queue-order events only order it.
+        let mut order_deps: Vec<Arc<Event>> = Vec::new();
         {
             let mut st = self.state.lock();
             Self::prune(&mut st);
             if !self.out_of_order() {
-                deps.extend(st.last.upgrade());
+                order_deps.extend(st.last.upgrade());
                 st.last = Arc::downgrade(&event);
             } else {
-                deps.extend(st.barrier.upgrade());
+                order_deps.extend(st.barrier.upgrade());
                 if order != CommandOrder::Normal && wait.is_empty() {
-                    deps.extend(st.pending.iter().filter_map(Weak::upgrade));
+                    order_deps.extend(st.pending.iter().filter_map(Weak::upgrade));
                 }
                 if order == CommandOrder::Barrier {
                     st.barrier = Arc::downgrade(&event);
@@ -240,12 +241,13 @@ impl Queue {
         }
         let cmd = Arc::new(Command {
             event: event.clone(),
-            remaining: AtomicUsize::new(deps.len() + 1),
+            remaining: AtomicUsize::new(wait.len() + order_deps.len() + 1),
             dep_failed: AtomicBool::new(false),
             work: Mutex::new(work),
         });
-        for d in &deps {
-            if let Some(failed) = d.add_dependent(&cmd) {
+        let deps = wait.iter().map(|e| (e, true));
+        for (d, propagate) in deps.chain(order_deps.iter().map(|e| (e, false))) {
+            if let Some(failed) = d.add_dependent(&cmd, propagate) {
                 cmd.clone().dependency_done(failed);
             }
         }
