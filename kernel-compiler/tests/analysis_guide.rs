@@ -17,7 +17,14 @@ fn corpus(file: &str) -> String {
 }
 
 fn compile_text(file: &str, text: String) -> (Report, SourceMap) {
-    let out = build(&[SourceFile { name: file.to_string(), text }], "").expect("build runs");
+    let out = build(
+        &[SourceFile {
+            name: file.to_string(),
+            text,
+        }],
+        "",
+    )
+    .expect("build runs");
     let m = out
         .module
         .unwrap_or_else(|| panic!("{file} does not compile:\n{}", out.log));
@@ -96,7 +103,10 @@ fn nested_sum_unoptimized_serialises_across_inner_loop() {
     assert_eq!(outer.reasons, vec![IiReason::PipelineStructure]);
     assert_eq!(outer.serialized.len(), 1);
     let s = &outer.serialized[0];
-    assert_eq!((s.subloop_name.as_str(), s.subloop_loc.line), ("Block2", 10));
+    assert_eq!(
+        (s.subloop_name.as_str(), s.subloop_loc.line),
+        ("Block2", 10)
+    );
     match &s.cause {
         IiReason::DataDependency { variable, .. } => assert_eq!(variable, "sum"),
         c => panic!("{c:?}"),
@@ -130,8 +140,20 @@ fn unoptimized3_num_bytes_ii_7() {
     // The compares dominate the critical path, then the non-blocking reads.
     let names: Vec<&str> = l.critical_path.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(&names[..4], ["Integer Compare Operation"; 4]);
-    assert_eq!(l.critical_path.iter().filter(|c| c.locs[0].line == 16).count(), 3);
-    assert_eq!(l.critical_path.iter().filter(|c| c.name == "Non-Blocking Channel Read Operation").count(), 3);
+    assert_eq!(
+        l.critical_path
+            .iter()
+            .filter(|c| c.locs[0].line == 16)
+            .count(),
+        3
+    );
+    assert_eq!(
+        l.critical_path
+            .iter()
+            .filter(|c| c.name == "Non-Blocking Channel Read Operation")
+            .count(),
+        3
+    );
     assert!(l.critical_path[0].percent > l.critical_path[5].percent);
     assert_eq!(at_line(k, 15).unroll, UnrollStatus::FullPragma);
 }
@@ -143,7 +165,10 @@ fn optimized3_num_bytes_ii_1() {
     let l = at_line(k, 13);
     assert_eq!(l.ii, 1);
     assert!(l.reasons.is_empty());
-    assert!(l.fmax_limited, "the integer recurrence is packed into one cycle");
+    assert!(
+        l.fmax_limited,
+        "the integer recurrence is packed into one cycle"
+    );
     // Three unrolled non-blocking reads of the channel array.
     let reads = k.sites_at_line(20);
     assert_eq!(reads.len(), 1);
@@ -156,17 +181,28 @@ fn unoptimized4_global_memory_dependency_ii_324() {
     let l = at_line(kernel(&r, "unoptimized"), 5);
     assert_eq!(l.ii, 324);
     match &l.reasons[..] {
-        [IiReason::MemoryDependency { space, load, store, object }] => {
+        [IiReason::MemoryDependency {
+            space,
+            load,
+            store,
+            object,
+        }] => {
             assert_eq!(*space, AddrSpace::Global);
             assert_eq!((load.line, store.line), (6, 6));
             assert_eq!(object, "A");
         }
         r => panic!("{r:?}"),
     }
-    let cp: Vec<(&str, u32)> = l.critical_path.iter().map(|c| (c.name.as_str(), c.percent)).collect();
+    let cp: Vec<(&str, u32)> = l
+        .critical_path
+        .iter()
+        .map(|c| (c.name.as_str(), c.percent))
+        .collect();
     assert_eq!(&cp[..2], [("Load Operation", 49), ("Store Operation", 49)]);
     let text = render::render(&src, &r);
-    assert!(text.contains("Memory dependency on Load Operation from: (file unoptimized4.cl line 6)"));
+    assert!(
+        text.contains("Memory dependency on Load Operation from: (file unoptimized4.cl line 6)")
+    );
 }
 
 #[test]
@@ -177,14 +213,23 @@ fn optimized4_private_copy_ii_1_2_1() {
     assert_eq!(iis, [1, 2, 1]);
     let l = at_line(k, 10);
     match &l.reasons[..] {
-        [IiReason::MemoryDependency { space, load, store, object }] => {
+        [IiReason::MemoryDependency {
+            space,
+            load,
+            store,
+            object,
+        }] => {
             assert_ne!(*space, AddrSpace::Global, "on-chip memory");
             assert_eq!((load.line, store.line), (11, 11));
             assert_eq!(object, "B");
         }
         r => panic!("{r:?}"),
     }
-    let cp: Vec<(&str, u32)> = l.critical_path.iter().map(|c| (c.name.as_str(), c.percent)).collect();
+    let cp: Vec<(&str, u32)> = l
+        .critical_path
+        .iter()
+        .map(|c| (c.name.as_str(), c.percent))
+        .collect();
     assert_eq!(cp, [("Load Operation", 65), ("Store Operation", 34)]);
 }
 
@@ -230,7 +275,8 @@ fn report_serialises_round_trip() {
     let (r, _) = compile("k.cl");
     let cfg = bincode::config::standard();
     let bytes = bincode::serde::encode_to_vec(&r, cfg).expect("encode");
-    let (back, _): (Report, usize) = bincode::serde::decode_from_slice(&bytes, cfg).expect("decode");
+    let (back, _): (Report, usize) =
+        bincode::serde::decode_from_slice(&bytes, cfg).expect("decode");
     assert_eq!(back, r);
 }
 
@@ -280,7 +326,10 @@ fn lsu_examples_of_the_guide() {
     let lp = kernel(&r, "local_pipelined");
     assert_eq!(lp.local_memories.len(), 1);
     assert!(!lp.local_memories[0].stall_free);
-    assert_eq!(lp.sites.iter().find(|s| s.loc.line == 40).map(|s| s.copies), Some(4));
+    assert_eq!(
+        lp.sites.iter().find(|s| s.loc.line == 40).map(|s| s.copies),
+        Some(4)
+    );
 }
 
 /// The local memory chapter's configurations.
@@ -290,12 +339,18 @@ fn local_memory_banks_replicates_and_copies() {
     // lmem[1024][4] with unrolled accesses to column i: 4 banks, stall-free, 2 private copies:
     // 32768 bytes = 2 x (1024 x 4) x 4.
     let m = &kernel(&r, "bank_arb_consecutive_multidim").local_memories[0];
-    assert_eq!((m.banks, m.replicates, m.pump, m.private_copies), (4, 1, 1, 2));
+    assert_eq!(
+        (m.banks, m.replicates, m.pump, m.private_copies),
+        (4, 1, 1, 2)
+    );
     assert!(m.stall_free);
     assert_eq!(m.implemented_bytes, 32768);
     // Three stores and three loads: double pumped, 3 replicates: 6144 bytes.
     let m = &kernel(&r, "double_pumped").local_memories[0];
-    assert_eq!((m.banks, m.replicates, m.pump, m.private_copies), (1, 3, 2, 1));
+    assert_eq!(
+        (m.banks, m.replicates, m.pump, m.private_copies),
+        (1, 3, 2, 1)
+    );
     assert_eq!((m.write_ports, m.read_ports), (3, 3));
     assert_eq!(m.implemented_bytes, 6144);
     // One write and eight reads: double pumped and replicated three times (nine read ports).

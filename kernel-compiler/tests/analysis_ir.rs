@@ -62,7 +62,13 @@ fn buffer_arg(name: &str, reg: u32, elem: u32) -> KernelArg {
     }
 }
 
-fn function(name: &str, args: Vec<KernelArg>, b: B, loops: Vec<LoopInfo>, names: Vec<(u32, Scalar, &str)>) -> Function {
+fn function(
+    name: &str,
+    args: Vec<KernelArg>,
+    b: B,
+    loops: Vec<LoopInfo>,
+    names: Vec<(u32, Scalar, &str)>,
+) -> Function {
     Function {
         name: name.into(),
         loc: loc(3),
@@ -87,7 +93,14 @@ fn function(name: &str, args: Vec<KernelArg>, b: B, loops: Vec<LoopInfo>, names:
     }
 }
 
-fn site(id: u32, kind: SiteKind, line: u32, target: &str, arg: u32, in_loop: Option<u32>) -> AccessSite {
+fn site(
+    id: u32,
+    kind: SiteKind,
+    line: u32,
+    target: &str,
+    arg: u32,
+    in_loop: Option<u32>,
+) -> AccessSite {
     AccessSite {
         id: SiteId(id),
         kernel: 0,
@@ -120,19 +133,95 @@ fn mul_kernel() -> Module {
     let b1 = b.block(Some(0), Some(0));
     let b2 = b.block(Some(0), None);
     let b3 = b.block(None, None);
-    b.push(b0, 6, Inst::Const { dst: Reg(2), ty: ValTy::scalar(Scalar::F32), lanes: vec![1.0f32.to_bits() as u64] });
+    b.push(
+        b0,
+        6,
+        Inst::Const {
+            dst: Reg(2),
+            ty: ValTy::scalar(Scalar::F32),
+            lanes: vec![1.0f32.to_bits() as u64],
+        },
+    );
     b.push(b0, 8, u32c(3, 0));
     b.term(b0, Terminator::Jump(BlockId(b1 as u32)));
     b.push(b1, 8, u32c(5, 128));
-    b.push(b1, 8, Inst::Cmp { op: CmpOp::Lt, ty: ValTy::scalar(Scalar::U32), dst_ty: ValTy::scalar(Scalar::I32), dst: Reg(4), a: Reg(3), b: Reg(5) });
-    b.term(b1, Terminator::Branch { cond: Reg(4), then: BlockId(b2 as u32), els: BlockId(b3 as u32) });
-    b.push(b2, 9, Inst::PtrAdd { dst: Reg(6), base: Reg(0), index: Some(Reg(3)), scale: 4, disp: 0 });
-    b.push(b2, 9, Inst::Load { ty: ValTy::scalar(Scalar::F32), dst: Reg(7), addr: Reg(6), space: AddrSpace::Global, site: Some(SiteId(0)) });
-    b.push(b2, 9, Inst::Binary { op: BinOp::Mul, ty: ValTy::scalar(Scalar::F32), dst: Reg(2), a: Reg(2), b: Reg(7) });
+    b.push(
+        b1,
+        8,
+        Inst::Cmp {
+            op: CmpOp::Lt,
+            ty: ValTy::scalar(Scalar::U32),
+            dst_ty: ValTy::scalar(Scalar::I32),
+            dst: Reg(4),
+            a: Reg(3),
+            b: Reg(5),
+        },
+    );
+    b.term(
+        b1,
+        Terminator::Branch {
+            cond: Reg(4),
+            then: BlockId(b2 as u32),
+            els: BlockId(b3 as u32),
+        },
+    );
+    b.push(
+        b2,
+        9,
+        Inst::PtrAdd {
+            dst: Reg(6),
+            base: Reg(0),
+            index: Some(Reg(3)),
+            scale: 4,
+            disp: 0,
+        },
+    );
+    b.push(
+        b2,
+        9,
+        Inst::Load {
+            ty: ValTy::scalar(Scalar::F32),
+            dst: Reg(7),
+            addr: Reg(6),
+            space: AddrSpace::Global,
+            site: Some(SiteId(0)),
+        },
+    );
+    b.push(
+        b2,
+        9,
+        Inst::Binary {
+            op: BinOp::Mul,
+            ty: ValTy::scalar(Scalar::F32),
+            dst: Reg(2),
+            a: Reg(2),
+            b: Reg(7),
+        },
+    );
     b.push(b2, 8, u32c(8, 1));
-    b.push(b2, 8, Inst::Binary { op: BinOp::Add, ty: ValTy::scalar(Scalar::U32), dst: Reg(3), a: Reg(3), b: Reg(8) });
+    b.push(
+        b2,
+        8,
+        Inst::Binary {
+            op: BinOp::Add,
+            ty: ValTy::scalar(Scalar::U32),
+            dst: Reg(3),
+            a: Reg(3),
+            b: Reg(8),
+        },
+    );
     b.term(b2, Terminator::Jump(BlockId(b1 as u32)));
-    b.push(b3, 11, Inst::Store { ty: ValTy::scalar(Scalar::F32), src: Reg(2), addr: Reg(1), space: AddrSpace::Global, site: Some(SiteId(1)) });
+    b.push(
+        b3,
+        11,
+        Inst::Store {
+            ty: ValTy::scalar(Scalar::F32),
+            src: Reg(2),
+            addr: Reg(1),
+            space: AddrSpace::Global,
+            site: Some(SiteId(1)),
+        },
+    );
     b.term(b3, Terminator::Return);
     let f = function(
         "unoptimized",
@@ -145,7 +234,8 @@ fn mul_kernel() -> Module {
     m.sources.add("unoptimized.cl", "");
     m.kernels.push(f);
     m.sites.push(site(0, SiteKind::Load, 9, "A", 0, Some(0)));
-    m.sites.push(site(1, SiteKind::Store, 11, "result", 1, None));
+    m.sites
+        .push(site(1, SiteKind::Store, 11, "result", 1, None));
     m
 }
 
@@ -182,19 +272,103 @@ fn mirror_kernel() -> Module {
     b.push(b0, 5, u32c(3, 0));
     b.term(b0, Terminator::Jump(BlockId(b1 as u32)));
     b.push(b1, 5, u32c(5, 128));
-    b.push(b1, 5, Inst::Cmp { op: CmpOp::Lt, ty: ValTy::scalar(Scalar::U32), dst_ty: ValTy::scalar(Scalar::I32), dst: Reg(4), a: Reg(3), b: Reg(5) });
-    b.term(b1, Terminator::Branch { cond: Reg(4), then: BlockId(b2 as u32), els: BlockId(b3 as u32) });
-    b.push(b2, 6, Inst::PtrAdd { dst: Reg(6), base: Reg(0), index: Some(Reg(3)), scale: 4, disp: 0 });
-    b.push(b2, 6, Inst::Load { ty: ValTy::scalar(Scalar::I32), dst: Reg(7), addr: Reg(6), space: AddrSpace::Global, site: Some(SiteId(0)) });
+    b.push(
+        b1,
+        5,
+        Inst::Cmp {
+            op: CmpOp::Lt,
+            ty: ValTy::scalar(Scalar::U32),
+            dst_ty: ValTy::scalar(Scalar::I32),
+            dst: Reg(4),
+            a: Reg(3),
+            b: Reg(5),
+        },
+    );
+    b.term(
+        b1,
+        Terminator::Branch {
+            cond: Reg(4),
+            then: BlockId(b2 as u32),
+            els: BlockId(b3 as u32),
+        },
+    );
+    b.push(
+        b2,
+        6,
+        Inst::PtrAdd {
+            dst: Reg(6),
+            base: Reg(0),
+            index: Some(Reg(3)),
+            scale: 4,
+            disp: 0,
+        },
+    );
+    b.push(
+        b2,
+        6,
+        Inst::Load {
+            ty: ValTy::scalar(Scalar::I32),
+            dst: Reg(7),
+            addr: Reg(6),
+            space: AddrSpace::Global,
+            site: Some(SiteId(0)),
+        },
+    );
     b.push(b2, 6, u32c(9, 128));
-    b.push(b2, 6, Inst::Binary { op: BinOp::Sub, ty: ValTy::scalar(Scalar::U32), dst: Reg(10), a: Reg(9), b: Reg(3) });
-    b.push(b2, 6, Inst::PtrAdd { dst: Reg(11), base: Reg(0), index: Some(Reg(10)), scale: 4, disp: 0 });
-    b.push(b2, 6, Inst::Store { ty: ValTy::scalar(Scalar::I32), src: Reg(7), addr: Reg(11), space: AddrSpace::Global, site: Some(SiteId(1)) });
+    b.push(
+        b2,
+        6,
+        Inst::Binary {
+            op: BinOp::Sub,
+            ty: ValTy::scalar(Scalar::U32),
+            dst: Reg(10),
+            a: Reg(9),
+            b: Reg(3),
+        },
+    );
+    b.push(
+        b2,
+        6,
+        Inst::PtrAdd {
+            dst: Reg(11),
+            base: Reg(0),
+            index: Some(Reg(10)),
+            scale: 4,
+            disp: 0,
+        },
+    );
+    b.push(
+        b2,
+        6,
+        Inst::Store {
+            ty: ValTy::scalar(Scalar::I32),
+            src: Reg(7),
+            addr: Reg(11),
+            space: AddrSpace::Global,
+            site: Some(SiteId(1)),
+        },
+    );
     b.push(b2, 5, u32c(8, 1));
-    b.push(b2, 5, Inst::Binary { op: BinOp::Add, ty: ValTy::scalar(Scalar::U32), dst: Reg(3), a: Reg(3), b: Reg(8) });
+    b.push(
+        b2,
+        5,
+        Inst::Binary {
+            op: BinOp::Add,
+            ty: ValTy::scalar(Scalar::U32),
+            dst: Reg(3),
+            a: Reg(3),
+            b: Reg(8),
+        },
+    );
     b.term(b2, Terminator::Jump(BlockId(b1 as u32)));
     b.term(b3, Terminator::Return);
-    let f = function("unoptimized", vec![buffer_arg("A", 0, 4)], b, vec![simple_loop(b1, 5, Some(128))], vec![(3, Scalar::U32, "i")]);
+    let f = function(
+        "unoptimized",
+        vec![buffer_arg("A", 0, 4)],
+        b,
+        vec![simple_loop(b1, 5, Some(128))],
+        vec![(3, Scalar::U32, "i")],
+    );
     let mut m = Module::default();
     m.sources.add("unoptimized4.cl", "");
     m.kernels.push(f);
@@ -210,18 +384,26 @@ fn global_memory_dependency_gives_ii_324() {
     let l = &r.kernels[0].loops[0];
     assert_eq!(l.ii, 324, "{l:#?}");
     match &l.reasons[0] {
-        IiReason::MemoryDependency { load, store, space, .. } => {
+        IiReason::MemoryDependency {
+            load, store, space, ..
+        } => {
             assert_eq!((load.line, store.line), (6, 6));
             assert_eq!(*space, AddrSpace::Global);
         }
         r => panic!("unexpected reason {r:?}"),
     }
-    let shares: Vec<(String, u32)> = l.critical_path.iter().map(|c| (c.name.clone(), c.percent)).collect();
+    let shares: Vec<(String, u32)> = l
+        .critical_path
+        .iter()
+        .map(|c| (c.name.clone(), c.percent))
+        .collect();
     assert_eq!(shares[0], ("Load Operation".to_string(), 49));
     assert_eq!(shares[1], ("Store Operation".to_string(), 49));
     // The store needs a write acknowledge (the load of a later iteration depends on it).
     let st = &r.kernels[0].sites[1];
-    assert!(st.modifiers.contains(&fpgacl_kernel_compiler::analysis::LsuModifier::WriteAck));
+    assert!(st
+        .modifiers
+        .contains(&fpgacl_kernel_compiler::analysis::LsuModifier::WriteAck));
     // II scales with the board's memory latency.
     let slow = BoardParams {
         global_latency_cycles: 255,
@@ -232,5 +414,8 @@ fn global_memory_dependency_gives_ii_324() {
     // ivdep waives the dependency.
     let mut m3 = m.clone();
     m3.kernels[0].loops[0].pragmas.ivdep = Some(Ivdep::default());
-    assert_eq!(analyze(&m3, &BoardParams::default()).kernels[0].loops[0].ii, 1);
+    assert_eq!(
+        analyze(&m3, &BoardParams::default()).kernels[0].loops[0].ii,
+        1
+    );
 }

@@ -421,8 +421,8 @@ impl<'a> Engine<'a> {
             if *i < ss.len() {
                 let t = ss[*i];
                 *i += 1;
-                if !state.contains_key(&t) {
-                    state.insert(t, 1);
+                if let std::collections::btree_map::Entry::Vacant(v) = state.entry(t) {
+                    v.insert(1);
                     let s2 = succ_nodes(self, t);
                     stack.push((t, s2, 0));
                 }
@@ -767,7 +767,10 @@ impl<'a> Engine<'a> {
         let mut start_syms: BTreeMap<Cell, u32> = BTreeMap::new();
         for c in st.cells() {
             let v = st.get_cell(c).cloned().unwrap_or_default();
-            if matches!(v.base, Some(Base::Frame(_)) | Some(Base::Local(_)) | Some(Base::Const)) {
+            if matches!(
+                v.base,
+                Some(Base::Frame(_)) | Some(Base::Local(_)) | Some(Base::Const)
+            ) {
                 // Pointers into on-chip objects keep their offsets (cells stay cells).
                 continue;
             }
@@ -1934,9 +1937,9 @@ impl<'a> Engine<'a> {
             _ => AddrSpace::Global,
         };
         let n = bytes.max(1);
-        let (elem, lanes) = if n % 4 == 0 {
+        let (elem, lanes) = if n.is_multiple_of(4) {
             (Scalar::U32, n / 4)
-        } else if n % 2 == 0 {
+        } else if n.is_multiple_of(2) {
             (Scalar::U16, n / 2)
         } else {
             (Scalar::U8, n)
@@ -1962,9 +1965,9 @@ impl<'a> Engine<'a> {
             _ => AddrSpace::Global,
         };
         let n = bytes.max(1);
-        let (elem, lanes) = if n % 4 == 0 {
+        let (elem, lanes) = if n.is_multiple_of(4) {
             (Scalar::U32, n / 4)
-        } else if n % 2 == 0 {
+        } else if n.is_multiple_of(2) {
             (Scalar::U16, n / 2)
         } else {
             (Scalar::U8, n)
@@ -2023,9 +2026,7 @@ impl<'a> Engine<'a> {
             private_ram,
         };
         let record = self.frames.last().map(|f| f.record).unwrap_or(true);
-        if record && !private_ram {
-            self.records.push(inst.clone());
-        } else if record && private_ram {
+        if record {
             self.records.push(inst.clone());
         }
         if self.frames.is_empty() {

@@ -81,7 +81,8 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
         let mut groups: BTreeMap<Key, Vec<&AccessInst>> = BTreeMap::new();
         for r in &recs {
             // Static coalescing merges global accesses; local accesses keep their own ports.
-            if !matches!(r.kind, AKind::Load | AKind::Store) || r.ld || r.space != AddrSpace::Global {
+            if !matches!(r.kind, AKind::Load | AKind::Store) || r.ld || r.space != AddrSpace::Global
+            {
                 continue;
             }
             let Some(aff) = &r.aff else { continue };
