@@ -8,6 +8,7 @@
 //! corrupt frame with a warning; nothing a file contains can make the reader panic.
 
 use std::io;
+use std::mem::MaybeUninit;
 use std::path::{Path, PathBuf};
 
 use crate::error::{FormatProblem, ReadError};
@@ -344,34 +345,41 @@ fn decode_records<S: Source + ?Sized>(
         .map(|n| n.get())
         .unwrap_or(1)
         .min(8);
-    // Each slot is filled by exactly one worker; `Option<Record>` has the size of `Record`,
-    // so the final `filter_map` collects in place, reusing the allocation.
-    let mut slots: Vec<Option<Record>> = Vec::with_capacity(offsets.len());
-    slots.resize_with(offsets.len(), || None);
-    let chunk = if threads <= 1 || offsets.len() < PARALLEL_THRESHOLD {
-        offsets.len().max(1)
+    // Each slot is written by exactly one worker (so the page faults of this big allocation
+    // are spread over the workers too); `Option<Record>` has the size of `Record`, so the
+    // final `filter_map` collects in place, reusing the allocation.
+    let n = offsets.len();
+    let mut slots: Vec<Option<Record>> = Vec::with_capacity(n);
+    let chunk = if threads <= 1 || n < PARALLEL_THRESHOLD {
+        n.max(1)
     } else {
-        offsets.len().div_ceil(threads)
+        n.div_ceil(threads)
     };
-    let parts: Vec<io::Result<Part>> = if offsets.len() <= chunk {
-        vec![decode_into(src, offsets, &mut slots)]
+    let spare = &mut slots.spare_capacity_mut()[..n];
+    let joined: Vec<std::thread::Result<io::Result<Part>>> = if n <= chunk {
+        vec![Ok(decode_chunk(src, offsets, spare))]
     } else {
         std::thread::scope(|s| {
             let handles: Vec<_> = offsets
                 .chunks(chunk)
-                .zip(slots.chunks_mut(chunk))
-                .map(|(offs, out)| s.spawn(move || decode_into(src, offs, out)))
+                .zip(spare.chunks_mut(chunk))
+                .map(|(offs, out)| s.spawn(move || decode_chunk(src, offs, out)))
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(io::Error::other("a record decoding thread panicked"))
-                    })
-                })
-                .collect()
+            handles.into_iter().map(|h| h.join()).collect()
         })
     };
+    let mut parts = Vec::with_capacity(joined.len());
+    for j in joined {
+        match j {
+            Ok(part) => parts.push(part),
+            // A worker panicked (a bug): its slots may be uninitialised, so they are not
+            // adopted (what was decoded leaks instead of being dropped).
+            Err(_) => return Err(io::Error::other("a record decoding thread panicked")),
+        }
+    }
+    // SAFETY: every worker returned normally, and `decode_chunk` initialises every slot of its
+    // chunk on every return path; the chunks cover `0..n` of the spare capacity exactly.
+    unsafe { slots.set_len(n) };
     let mut changed_at = None;
     for (i, part) in parts.into_iter().enumerate() {
         let part = part?;
@@ -390,11 +398,30 @@ fn decode_records<S: Source + ?Sized>(
     Ok((records, changed_at.map(|(_, off)| off)))
 }
 
-/// Decodes the frames at `offsets` into `out`, reading contiguous runs of frames in pieces.
+/// Decodes the frames at `offsets` into `out`, initialising every slot of `out` (with `None`
+/// for frames that were skipped or not reached) whatever happens.
+fn decode_chunk<S: Source + ?Sized>(
+    src: &S,
+    offsets: &[u64],
+    out: &mut [MaybeUninit<Option<Record>>],
+) -> io::Result<Part> {
+    let mut filled = 0;
+    let res = decode_into(src, offsets, |r| {
+        out[filled].write(r);
+        filled += 1;
+    });
+    for slot in &mut out[filled..] {
+        slot.write(None);
+    }
+    res
+}
+
+/// Decodes the frames at `offsets`, reading contiguous runs of frames in pieces; calls `put`
+/// once per frame, in order, until it stops (early on a change of the file).
 fn decode_into<S: Source + ?Sized>(
     src: &S,
     offsets: &[u64],
-    out: &mut [Option<Record>],
+    mut put: impl FnMut(Option<Record>),
 ) -> io::Result<Part> {
     let mut part = Part::default();
     let mut buf = Vec::new();
@@ -429,8 +456,11 @@ fn decode_into<S: Source + ?Sized>(
             }
             let payload = &piece[f.payload_start..f.payload_start + f.payload_len];
             match frame::decode_payload::<Record>(payload) {
-                Ok(r) => out[i] = Some(r),
-                Err(e) => part.skips.undecodable(offsets[i] as usize, e),
+                Ok(r) => put(Some(r)),
+                Err(e) => {
+                    part.skips.undecodable(offsets[i] as usize, e);
+                    put(None);
+                }
             }
             progressed = true;
             i += 1;
