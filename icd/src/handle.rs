@@ -128,6 +128,9 @@ struct Registry {
     by_obj: HashMap<usize, usize>,
     /// Handles whose API count is 0 but whose object the runtime still uses.
     zombies: Vec<usize>,
+    /// Number of zombies at which the next create/release sweeps (grows with the number that
+    /// survive a sweep, so sweeping stays amortised O(1) per call).
+    sweep_at: usize,
     quarantine: VecDeque<(usize, &'static HandleOps)>,
 }
 
@@ -156,6 +159,13 @@ impl Registry {
         obj
     }
 
+    /// Sweeps when enough zombies have accumulated since the last sweep.
+    fn maybe_sweep(&mut self, dropped: &mut Vec<Box<dyn std::any::Any + Send>>) {
+        if self.zombies.len() >= self.sweep_at {
+            self.sweep(dropped);
+        }
+    }
+
     /// Frees zombies the runtime no longer uses.
     fn sweep(&mut self, dropped: &mut Vec<Box<dyn std::any::Any + Send>>) {
         let mut i = 0;
@@ -178,6 +188,7 @@ impl Registry {
                 i += 1;
             }
         }
+        self.sweep_at = 2 * self.zombies.len() + 16;
     }
 }
 
@@ -208,9 +219,7 @@ pub fn new_handle<T: ClObject>(obj: Arc<T>) -> *mut c_void {
             },
         );
         r.by_obj.insert(obj_addr, addr);
-        if !r.zombies.is_empty() {
-            r.sweep(&mut dropped);
-        }
+        r.maybe_sweep(&mut dropped);
     }
     drop(dropped);
     addr as *mut c_void
@@ -282,9 +291,7 @@ pub fn release<T: ClObject>(h: *mut c_void) -> CLResult<()> {
                             r.zombies.push(addr);
                         }
                     }
-                    if !r.zombies.is_empty() {
-                        r.sweep(&mut dropped);
-                    }
+                    r.maybe_sweep(&mut dropped);
                     Ok(())
                 }
             }
@@ -395,3 +402,68 @@ pub fn get_device(h: *mut c_void) -> CLResult<Arc<Device>> {
 // guarded by the registry lock.
 unsafe impl<T> Sync for Handle<T> {}
 unsafe impl<T> Send for Handle<T> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> Arc<Context> {
+        Context::new(fpgacl_runtime::platform().devices.clone(), Vec::new(), None)
+    }
+
+    #[test]
+    fn wrong_type_freed_and_garbage_handles_are_rejected() {
+        let c = new_handle(context());
+        assert!(get::<Context>(c).is_ok());
+        assert_eq!(get::<Queue>(c).err(), Some(CL_INVALID_COMMAND_QUEUE));
+        assert_eq!(get::<Mem>(c).err(), Some(CL_INVALID_MEM_OBJECT));
+        let mut garbage = [0u64; 8];
+        let g = garbage.as_mut_ptr() as *mut c_void;
+        assert_eq!(get::<Context>(g).err(), Some(CL_INVALID_CONTEXT));
+        assert_eq!(
+            get::<Context>(std::ptr::null_mut()).err(),
+            Some(CL_INVALID_CONTEXT)
+        );
+        assert_eq!(get_device(g).err(), Some(CL_INVALID_DEVICE));
+        assert_eq!(check_platform(g), Err(CL_INVALID_PLATFORM));
+        retain::<Context>(c).unwrap();
+        assert_eq!(ref_count::<Context>(c), Ok(2));
+        release::<Context>(c).unwrap();
+        release::<Context>(c).unwrap();
+        assert_eq!(get::<Context>(c).err(), Some(CL_INVALID_CONTEXT));
+        assert_eq!(release::<Context>(c), Err(CL_INVALID_CONTEXT));
+        assert_eq!(retain::<Context>(c), Err(CL_INVALID_CONTEXT));
+    }
+
+    #[test]
+    fn implicitly_retained_handles_stay_valid_until_the_runtime_lets_go() {
+        let ctx = context();
+        let c = new_handle(ctx.clone());
+        let m = new_handle(Mem::new_buffer(&ctx, 0, 64, 0).unwrap());
+        drop(ctx);
+        release::<Context>(c).unwrap();
+        // The buffer still holds the context: its handle is still the context's handle.
+        let mem = get::<Mem>(m).unwrap();
+        assert_eq!(handle_of(&mem.context), c);
+        assert!(get::<Context>(c).is_ok());
+        assert_eq!(ref_count::<Context>(c), Ok(0));
+        drop(mem);
+        release::<Mem>(m).unwrap();
+        sweep();
+        assert_eq!(get::<Context>(c).err(), Some(CL_INVALID_CONTEXT));
+        assert_eq!(get::<Mem>(m).err(), Some(CL_INVALID_MEM_OBJECT));
+    }
+
+    #[test]
+    fn handles_start_with_the_dispatch_table() {
+        let c = new_handle(context());
+        // SAFETY: c is a live handle; its first word is the dispatch table pointer.
+        let first = unsafe { *(c as *const *const Dispatch) };
+        assert_eq!(first, &DISPATCH as *const Dispatch);
+        let p = platform_handle();
+        // SAFETY: the platform handle is a static StaticHandle.
+        let first = unsafe { *(p as *const *const Dispatch) };
+        assert_eq!(first, &DISPATCH as *const Dispatch);
+        release::<Context>(c).unwrap();
+    }
+}
