@@ -634,4 +634,58 @@ mod tests {
         assert!(p.records.len() < full.records.len());
         assert_eq!(p.records[..], full.records[..p.records.len()]);
     }
+
+    /// Big files take the parallel path: undecodable frames, order and a file changed between
+    /// the passes behave as on the single-threaded path.
+    #[test]
+    fn parallel_path_keeps_order_and_reports_problems() {
+        let n = 3 * PARALLEL_THRESHOLD as u64 / 2;
+        let mut bytes = crate::fuzzing::sample_file(0);
+        let bad_at = n * 5 / 6;
+        for i in 0..n {
+            if i == bad_at {
+                // Valid checksum, payload that is not a Record.
+                crate::fuzzing::raw_frame(FrameKind::Record.code(), &[200, 1, 2, 3], &mut bytes);
+            } else {
+                frame::encode_frame(FrameKind::Record, &crate::sample::record(i), &mut bytes)
+                    .unwrap();
+            }
+        }
+        let p = parse(&bytes[..]).ok().unwrap();
+        assert!(!p.truncated);
+        assert_eq!(p.records.len() as u64, n - 1);
+        for (k, r) in p.records.iter().enumerate() {
+            let i = if (k as u64) < bad_at {
+                k as u64
+            } else {
+                k as u64 + 1
+            };
+            assert_eq!(r, &crate::sample::record(i), "record {k}");
+        }
+        assert!(p.warnings[0].contains("skipped 1 frames that could not be decoded"));
+
+        // Changed between the passes, three quarters in (second worker's range).
+        let mut after = bytes.clone();
+        let flip = bytes.len() * 3 / 4;
+        after[flip] ^= 0x01;
+        let counting = Changing {
+            before: bytes.clone(),
+            after: bytes.clone(),
+            reads: AtomicUsize::new(0),
+            switch_after: usize::MAX,
+        };
+        let (_, _, start) = source_header(&counting).ok().unwrap();
+        scan_source(&counting, start, |_, _| {}).unwrap();
+        let src = Changing {
+            before: bytes.clone(),
+            after,
+            reads: AtomicUsize::new(0),
+            switch_after: counting.reads.load(Ordering::SeqCst),
+        };
+        let q = parse(&src).ok().unwrap();
+        assert!(q.truncated);
+        assert!(q.records.len() < p.records.len() && q.records.len() > p.records.len() / 2);
+        assert_eq!(q.records[..], p.records[..q.records.len()]);
+        assert!(q.warnings[0].contains("changed while it was being read"));
+    }
 }
