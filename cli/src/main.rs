@@ -7,8 +7,10 @@
 //! fpgacl info                           the emulated platform, device and board
 //! ```
 
+mod aoc;
 mod locate;
 mod profile;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,16 +24,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Compile OpenCL C into an .aocx and print the static FPGA report (like Intel's aoc).
+    Aoc(aoc::AocArgs),
     /// Run a host program against fpgacl with profiling on and summarise the profile.
     Profile(profile::ProfileArgs),
+    /// Open the terminal profiler on a profile.mon (or print it with --text / --json).
+    Report(report::ReportArgs),
     /// Show where libfpgacl.so and its ICD file are.
     Info,
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(aoc::normalize_args(std::env::args()));
     let result = match cli.command {
+        Command::Aoc(args) => aoc::run(args),
         Command::Profile(args) => profile::run(args),
+        Command::Report(args) => report::run(args),
         Command::Info => locate::print_info(),
     };
     match result {

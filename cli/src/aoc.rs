@@ -1,0 +1,148 @@
+//! `fpgacl aoc`: compile OpenCL C into an `.aocx` and print the static FPGA report, taking the
+//! flags an Intel `aoc` user types (`-o`, `-I`, `-D`, `-board=`, `-march=emulator`, `-profile`,
+//! `-report`, `-v`).
+
+use clap::Args;
+use fpgacl_kernel_compiler::analysis::{self, BoardParams};
+use fpgacl_kernel_compiler::{aocx, dump, SourceFile};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct AocArgs {
+    /// The kernel source file.
+    pub source: PathBuf,
+    /// Output file (default: the source name with `.aocx`).
+    #[arg(short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Add a folder to the `#include` search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro (`NAME` or `NAME=VALUE`).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Board to compile for (`-board=NAME`).
+    #[arg(long)]
+    pub board: Option<String>,
+    /// Target (`-march=emulator` is accepted; fpgacl always emulates).
+    #[arg(long)]
+    pub march: Option<String>,
+    /// Accepted for compatibility: fpgacl always instruments every access site.
+    #[arg(long)]
+    pub profile: bool,
+    /// Print the static report (loops, II, LSUs) after compiling.
+    #[arg(long)]
+    pub report: bool,
+    /// Print the static report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the kernel IR.
+    #[arg(long = "dump-ir")]
+    pub dump_ir: bool,
+    /// Verbose: say what is done.
+    #[arg(short = 'v')]
+    pub verbose: bool,
+    /// Extra OpenCL build options (`-cl-fast-relaxed-math`, `-Werror`, ...).
+    #[arg(long = "cl-options", default_value = "", allow_hyphen_values = true)]
+    pub cl_options: String,
+}
+
+/// Turns Intel's single-dash long flags (`-board=x`, `-march=emulator`, `-profile`, `-report`)
+/// into the double-dash form the parser expects.
+pub fn normalize_args(args: impl Iterator<Item = String>) -> Vec<String> {
+    const LONG: [&str; 5] = ["board", "march", "profile", "report", "dump-ir"];
+    let mut out: Vec<String> = args.collect();
+    if out.get(1).map(String::as_str) != Some("aoc") {
+        return out;
+    }
+    for a in out.iter_mut().skip(2) {
+        if let Some(rest) = a.strip_prefix('-') {
+            if !rest.starts_with('-') {
+                let name = rest.split('=').next().unwrap_or("");
+                if LONG.contains(&name) {
+                    *a = format!("-{a}");
+                }
+            }
+        }
+    }
+    out
+}
+
+fn quote(s: &str) -> String {
+    if s.chars().any(|c| c.is_whitespace() || c == '"') {
+        format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        s.to_string()
+    }
+}
+
+pub fn run(args: AocArgs) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(&args.source)
+        .map_err(|e| format!("cannot read {}: {e}", args.source.display()))?;
+    let mut options = Vec::new();
+    for d in &args.define {
+        options.push(format!("-D{}", quote(d)));
+    }
+    for i in &args.include {
+        options.push(format!("-I{}", quote(&i.display().to_string())));
+    }
+    if let Some(dir) = args.source.parent().filter(|d| !d.as_os_str().is_empty()) {
+        options.push(format!("-I{}", quote(&dir.display().to_string())));
+    }
+    if !args.cl_options.is_empty() {
+        options.push(args.cl_options.clone());
+    }
+    let options = options.join(" ");
+    if let Some(m) = &args.march {
+        if m != "emulator" {
+            eprintln!(
+                "fpgacl aoc: -march={m}: fpgacl only emulates; building for the emulated device"
+            );
+        }
+    }
+    let name = args.source.display().to_string();
+    if args.verbose {
+        eprintln!("fpgacl aoc: compiling {name} with options: {options}");
+    }
+    let out = fpgacl_kernel_compiler::build(&[SourceFile { name, text }], &options)
+        .map_err(|e| e.to_string())?;
+    eprint!("{}", out.log);
+    let Some(module) = out.module else {
+        eprintln!("fpgacl aoc: compilation failed");
+        return Ok(ExitCode::from(1));
+    };
+    let mut board = BoardParams::default();
+    if let Some(b) = &args.board {
+        board.name = b.clone();
+    }
+    let report = analysis::analyze(&module, &board);
+    let report_json = serde_json::to_vec(&report).map_err(|e| e.to_string())?;
+    let container = aocx::Aocx::new(
+        options,
+        board.name.clone(),
+        module.sources.clone(),
+        vec![fpgacl_kernel_compiler::FileId(0)],
+        report_json,
+    );
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.source.with_extension("aocx"));
+    std::fs::write(&output, aocx::write(&container))
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    if args.dump_ir {
+        print!("{}", dump::dump_module(&module));
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else if args.report {
+        print!("{}", analysis::render::render(&module.sources, &report));
+    }
+    if args.verbose {
+        eprintln!("fpgacl aoc: wrote {}", output.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
