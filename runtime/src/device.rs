@@ -1,5 +1,6 @@
 //! The platform and its emulated FPGA device, and their info queries.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use fpgacl_device_model::Activity;
@@ -48,6 +49,9 @@ pub struct Device {
     /// Running kernels of this device (shared by all its program instances), for deadlock
     /// diagnosis while the host waits.
     pub activity: Arc<Activity>,
+    /// Commands of this device that will make progress without any kernel's help: kernel
+    /// commands ready to start, and running non-kernel commands (transfers).
+    pub busy: AtomicUsize,
 }
 
 static PLATFORM: OnceLock<Platform> = OnceLock::new();
@@ -69,6 +73,7 @@ pub fn platform() -> &'static Platform {
                 board,
                 name,
                 activity: Activity::new(),
+                busy: AtomicUsize::new(0),
             })],
         }
     })
@@ -252,9 +257,12 @@ impl Device {
 }
 
 /// Deadlock detection for a waiting host thread: samples the device's activity; when every
-/// running enqueued kernel is blocked on a channel or pipe in two consecutive samples and no
-/// operation made progress in between, the blocked kernels are aborted (each then fails with a
-/// fault naming its channel and source line).
+/// running enqueued kernel is blocked on a channel or pipe in two consecutive samples, no
+/// operation made progress in between, and no other command of the device is running or about
+/// to start, the blocked kernels are aborted (each then fails with a fault naming its channel
+/// and source line). A command held back by a user event that another host thread will set
+/// later cannot be foreseen; hosts that do this while waiting on a blocked kernel get a
+/// deadlock report.
 #[derive(Default)]
 pub struct DeadlockWatch {
     last_progress: Option<u64>,
@@ -264,7 +272,7 @@ impl DeadlockWatch {
     /// Takes one sample; returns true if it aborted deadlocked kernels.
     pub fn check(&mut self, dev: &Device, ctx: &crate::context::Context) -> bool {
         let report = dev.activity.report();
-        if !report.all_enqueued_blocked() {
+        if !report.all_enqueued_blocked() || dev.busy.load(Ordering::SeqCst) > 0 {
             self.last_progress = None;
             return false;
         }

@@ -24,7 +24,7 @@ use crate::queue::{Command, Queue};
 pub type EventCallback = Box<dyn FnOnce(cl_int) + Send>;
 
 /// How long a wait sleeps between deadlock checks.
-const WAIT_SLICE: std::time::Duration = std::time::Duration::from_millis(100);
+const WAIT_SLICE: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// Index of each timestamp in [`EventState::times`].
 const T_QUEUED: usize = 0;

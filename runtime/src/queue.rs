@@ -68,23 +68,52 @@ impl Command {
                 .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
             return;
         }
+        let Some(queue) = self.event.queue.clone() else {
+            // Unreachable: only queues create commands.
+            self.event.set_status(CL_INVALID_COMMAND_QUEUE);
+            return;
+        };
+        if self.is_kernel() {
+            // Ready to start: until it runs, it may still unblock others (deadlock diagnosis).
+            queue.device.busy.fetch_add(1, Ordering::SeqCst);
+        }
         self.event.set_status(CL_SUBMITTED);
-        let queue = self
-            .event
-            .queue
-            .clone()
-            .expect("commands always belong to a queue");
         queue.dispatch(self);
     }
 
+    fn is_kernel(&self) -> bool {
+        matches!(
+            self.event.command_type,
+            CL_COMMAND_NDRANGE_KERNEL | CL_COMMAND_TASK
+        )
+    }
+
     fn execute(&self) {
+        let busy = self.event.queue.as_ref().map(|q| &q.device.busy);
+        // A running kernel is tracked by the device's activity; any other running command is
+        // progress the deadlock diagnosis must wait for.
+        if let Some(b) = busy {
+            if !self.is_kernel() {
+                b.fetch_add(1, Ordering::SeqCst);
+            }
+        }
         self.event.set_status(CL_RUNNING);
+        if let Some(b) = busy {
+            if self.is_kernel() {
+                b.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
         let work = self.work.lock().take();
         let result = match work {
             Some(w) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(w))
                 .unwrap_or(Err(CL_OUT_OF_RESOURCES)),
             None => Ok(()),
         };
+        if let Some(b) = busy {
+            if !self.is_kernel() {
+                b.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
         self.event.set_status(match result {
             Ok(()) => CL_COMPLETE,
             Err(code) if code < 0 => code,
