@@ -250,6 +250,13 @@ mod tests {
                 .unwrap_or_else(|err| panic!("{}: {err}", e.name));
             assert!(bin.is_file(), "{} not produced", bin.display());
         }
+        for tool in crate::TOOL_SOURCES {
+            let name = tool.trim_end_matches(".c");
+            Compiler::new()
+                .flag("-Werror")
+                .compile_source(&c_dir().join(tool), name, &dir, &Linkage::IcdLoader)
+                .unwrap_or_else(|err| panic!("{tool}: {err}"));
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -14,9 +14,15 @@
 //! ([`compile`], [`Compiler`]), either against the system ICD loader
 //! (`-lOpenCL`, [`Linkage::IcdLoader`]) or directly against `libfpgacl.so`
 //! ([`Linkage::Direct`]).
+//!
+//! It also holds the differential-test corpus (`host-examples/diff/`, see
+//! [`diff_cases`]) and the generic driver that runs one corpus kernel and
+//! dumps its outputs (`c/diff_driver.c`, see [`diff_driver_source`]).
 
 mod compile;
+mod diff_corpus;
 mod examples;
 
 pub use compile::{compile, CompileError, Compiler, Linkage};
+pub use diff_corpus::{diff_cases, diff_dir, diff_driver_source, DiffCase, TOOL_SOURCES};
 pub use examples::{c_dir, example, kernels_dir, Example, EXAMPLES};

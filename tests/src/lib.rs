@@ -7,12 +7,19 @@
 //! examples of `fpgacl-host-examples` and run them with a timeout, turning a
 //! failure into a panic message that carries the program's whole output
 //! ([`assert_example_passes`]).
+//!
+//! [`Implementation`] runs the same host program on fpgacl, PoCL or
+//! Oclgrind; [`diff`] is the differential test that compares a corpus
+//! kernel's outputs between two of them.
 
+pub mod diff;
 mod icd_file;
+mod implementations;
 mod locate;
 mod run;
 
 pub use icd_file::{vendors_dir, write_icd_file};
+pub use implementations::{oclgrind_icd_lib, oclgrind_vendors_dir, pocl_icd_file, Implementation};
 pub use locate::{
     cargo_profile, fpgacl_lib, fpgacl_lib_dir, profile_dir, workspace_root, LIB_DIR_ENV,
 };
