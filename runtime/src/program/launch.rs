@@ -102,6 +102,9 @@ pub fn run_error_code(e: &RunError) -> cl_int {
     }
 }
 
+/// Work-group size chosen by default for kernels without attributes.
+pub const DEFAULT_WORK_GROUP_SIZE: usize = 256;
+
 /// Validated work sizes of a launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WorkSizes {
@@ -164,8 +167,10 @@ pub fn check_work_sizes(
                     )?;
                 }
             } else {
-                // Largest divisor of each dimension that keeps the group within the limit.
-                let mut budget = max_wg;
+                // Largest divisor of each dimension that keeps the group within the limit and
+                // within 256 work-items (the Intel compiler's default work-group size; the
+                // device model chooses the same way).
+                let mut budget = max_wg.min(DEFAULT_WORK_GROUP_SIZE);
                 for i in 0..d {
                     let g = ws.global[i];
                     let mut best = 1;

@@ -136,7 +136,8 @@ impl Program {
         let prog = Program {
             context: context.clone(),
             devices,
-            sources: module.sources.files.clone(),
+            // The main file (includes are not part of CL_PROGRAM_SOURCE).
+            sources: module.sources.files.iter().take(1).cloned().collect(),
             headers: Mutex::new(Vec::new()),
             state: Mutex::new(BuildState {
                 status: CL_BUILD_NONE,
