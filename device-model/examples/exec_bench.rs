@@ -95,14 +95,53 @@ fn cpu_secs() -> f64 {
     ticks / 100.0
 }
 
+const SOURCE: &str = r#"
+__kernel void vector_add(__global const float *x, __global const float *y, __global float *restrict z) {
+    int i = get_global_id(0);
+    z[i] = x[i] + y[i];
+}
+__kernel void accumulate(__global const float *restrict a, __global float *restrict out, int n) {
+    float sum = 0.0f;
+    for (int i = 0; i < n; i++)
+        sum += a[i];
+    out[0] = sum;
+}
+"#;
+
+fn compiled() -> ModB {
+    let out = fpgacl_kernel_compiler::build(
+        &[fpgacl_kernel_compiler::SourceFile {
+            name: "bench.cl".into(),
+            text: SOURCE.into(),
+        }],
+        "",
+    )
+    .expect("options");
+    let m = out.module.unwrap_or_else(|| panic!("{}", out.log));
+    ModB { m: (*m).clone() }
+}
+
 fn main() {
     let n = 1usize << 20;
+    let which = std::env::args().nth(1).unwrap_or_else(|| "both".into());
+    if which != "hand" {
+        println!("-- compiled from OpenCL C --");
+        let mb = compiled();
+        bench(&mb, 0, 1, n);
+    }
+    if which != "compiled" {
+        println!("-- hand-built IR --");
+        let mut mb = ModB::new();
+        let kv = vector_add(&mut mb);
+        let ka = accumulate(&mut mb);
+        bench(&mb, kv, ka, n);
+    }
+}
+
+fn bench(mb: &ModB, kv: u32, ka: u32, n: usize) {
     let threads = std::thread::available_parallelism()
         .map(|x| x.get())
         .unwrap_or(1);
-    let mut mb = ModB::new();
-    let kv = vector_add(&mut mb);
-    let ka = accumulate(&mut mb);
     let a: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
     let (ma, mbb, mc) = (buf_from(&a), buf_from(&a), buf_from(&vec![0f32; n]));
     let mo = buf_from(&[0f32; 1]);
