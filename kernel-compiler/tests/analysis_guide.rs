@@ -358,3 +358,55 @@ fn local_memory_banks_replicates_and_copies() {
     assert_eq!((m.replicates, m.pump), (3, 2));
     assert!(m.stall_free);
 }
+
+/// Other examples of the guide's loop chapter.
+#[test]
+fn loop_chapter_examples() {
+    let (r, src) = compile("misc.cl");
+    // c[i] = c[i-1] + b[i]: the store feeds the next iteration's load at distance 1, which the
+    // compiler forwards through a register: II 1 (the guide's simple_loop).
+    assert_eq!(at_line(kernel(&r, "simple_loop"), 2).ii, 1);
+    // mirror_content: a global memory dependency like unoptimized4.
+    let mc = at_line(kernel(&r, "mirror_content"), 11);
+    assert!(matches!(
+        mc.reasons[..],
+        [IiReason::MemoryDependency { .. }]
+    ));
+    assert_eq!(mc.ii, 324);
+    // nd: 9 unrolled copies of an integer recurrence stay at II 1, trading fmax.
+    let nd = at_line(kernel(&r, "nd"), 19);
+    assert_eq!((nd.ii, nd.unroll), (1, UnrollStatus::Partial(9)));
+    assert!(nd.fmax_limited);
+    // The loop report example: unroll statuses per loop.
+    let t = kernel(&r, "t");
+    assert_eq!(at_line(t, 31).unroll, UnrollStatus::FullAuto);
+    assert_eq!(at_line(t, 33).unroll, UnrollStatus::FullPragma);
+    assert_eq!(at_line(t, 41).unroll, UnrollStatus::Disabled);
+    assert_eq!(at_line(t, 45).unroll, UnrollStatus::FullPragma);
+    assert_eq!(at_line(t, 49).unroll, UnrollStatus::Partial(2));
+    assert!(at_line(t, 41).ndrange && !at_line(t, 41).pipelined);
+    assert_eq!(t.kind, analysis::KernelKind::NdRange);
+    assert_eq!(t.reqd_work_group_size, Some([1024, 1, 1]));
+    // #pragma unroll on a loop with unknown bounds: warning, loop kept (float add: II 5).
+    let ub = kernel(&r, "unknown_bounds");
+    assert_eq!(
+        at_line(ub, 58).unroll,
+        UnrollStatus::FullRequestedUnknownBounds
+    );
+    assert_eq!(at_line(ub, 58).ii, 5);
+    assert!(ub
+        .warnings
+        .iter()
+        .any(|w| w.contains("full unrolling requested but bounds unknown")));
+    assert!(render::render(&src, &r).contains("full unrolling requested but bounds unknown"));
+    // A histogram in global memory: data-dependent addresses, memory dependency; ivdep waives it.
+    let h = at_line(kernel(&r, "hist"), 65);
+    assert!(matches!(h.reasons[..], [IiReason::MemoryDependency { .. }]));
+    assert!(h.ii > 300);
+    assert_eq!(at_line(kernel(&r, "hist_ivdep"), 72).ii, 1);
+    let hs = kernel(&r, "hist").sites_at_line(66);
+    assert!(hs
+        .iter()
+        .any(|s| s.lsu == Some(analysis::LsuType::BurstCoalesced)
+            && s.modifiers.contains(&analysis::LsuModifier::Cached)));
+}

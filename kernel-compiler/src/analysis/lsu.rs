@@ -98,8 +98,10 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
         }
         for (key, mut g) in groups {
             g.sort_by_key(|r| r.aff.as_ref().map(|a| a.c).unwrap_or(0));
+            let n = g.len();
             g.dedup_by_key(|r| r.aff.as_ref().map(|a| a.c).unwrap_or(0));
-            if g.len() < 2 {
+            // Repeated addresses are separate accesses, not one wide access.
+            if g.len() < 2 || g.len() != n {
                 continue;
             }
             let start = g[0].aff.as_ref().map(|a| a.c).unwrap_or(0);
