@@ -284,3 +284,167 @@ __kernel void hello(__global int *a) {
         r => panic!("{r:?}"),
     }
 }
+
+#[test]
+fn autorun_compute_units_channel_arrays_structs_from_source() {
+    let src = r#"
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+typedef struct { int id; float v; } item;
+channel item to_cu[2] __attribute__((depth(8)));
+channel item from_cu[2] __attribute__((depth(8)));
+
+__attribute__((max_global_work_dim(0)))
+__attribute__((autorun))
+__attribute__((num_compute_units(2)))
+__kernel void worker() {
+    int cu = get_compute_id(0);
+    while (1) {
+        item it = read_channel_intel(to_cu[cu]);
+        it.v = it.v * 2.0f + (float)cu;
+        write_channel_intel(from_cu[cu], it);
+    }
+}
+
+__kernel void feed(__global const float *in, int n) {
+    for (int i = 0; i < n; i++) {
+        item it;
+        it.id = i;
+        it.v = in[i];
+        write_channel_intel(to_cu[i & 1], it);
+    }
+}
+
+__kernel void drain(__global float *out, __global int *ids, int n) {
+    for (int i = 0; i < n; i++) {
+        item it = read_channel_intel(from_cu[i & 1]);
+        out[i] = it.v;
+        ids[i] = it.id;
+    }
+}
+"#;
+    let (inst, _) = instance(src, 1);
+    assert_eq!(inst.autorun_status().len(), 2);
+    let inst = Arc::new(inst);
+    let n = 64i32;
+    let input: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let min = buf(&input);
+    let (mout, mids) = (buf(&vec![0f32; n as usize]), buf(&vec![0i32; n as usize]));
+    let kd = kidx(&inst, "drain");
+    let (i2, o2, d2) = (inst.clone(), mout.clone(), mids.clone());
+    let t = std::thread::spawn(move || {
+        i2.run(&LaunchSpec::task(
+            kd,
+            vec![
+                ArgBinding::buffer(&o2),
+                ArgBinding::buffer(&d2),
+                ArgBinding::Value(n.to_le_bytes().to_vec()),
+            ],
+        ))
+    });
+    inst.run(&LaunchSpec::task(
+        kidx(&inst, "feed"),
+        vec![
+            ArgBinding::buffer(&min),
+            ArgBinding::Value(n.to_le_bytes().to_vec()),
+        ],
+    ))
+    .unwrap();
+    t.join().unwrap().unwrap();
+    let expect: Vec<f32> = (0..n).map(|i| i as f32 * 2.0 + (i & 1) as f32).collect();
+    assert_eq!(read::<f32>(&mout, n as usize), expect);
+    assert_eq!(read::<i32>(&mids, n as usize), (0..n).collect::<Vec<_>>());
+    inst.shutdown();
+}
+
+#[test]
+fn pipes_and_nonblocking_channels_from_source() {
+    let src = r#"
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel int nb __attribute__((depth(2)));
+
+__kernel void pipe_producer(__global const int *in, write_only pipe int __attribute__((blocking)) p, int n) {
+    for (int i = 0; i < n; i++)
+        write_pipe(p, &in[i]);
+}
+__kernel void pipe_consumer(read_only pipe int __attribute__((blocking)) p, __global int *out, int n) {
+    for (int i = 0; i < n; i++) {
+        int v;
+        read_pipe(p, &v);
+        out[i] = v + 1;
+    }
+}
+__kernel void nb_producer(int n) {
+    int i = 0;
+    while (i < n) {
+        bool ok = write_channel_nb_intel(nb, i);
+        if (ok) i++;
+    }
+}
+__kernel void nb_consumer(__global int *out, __global int *misses, int n) {
+    int i = 0, miss = 0;
+    while (i < n) {
+        bool valid;
+        int v = read_channel_nb_intel(nb, &valid);
+        if (valid) { out[i] = v; i++; } else { miss++; }
+    }
+    misses[0] = miss;
+}
+"#;
+    let (inst, _) = instance(src, 1);
+    let inst = Arc::new(inst);
+    let n = 100i32;
+    let nv = || ArgBinding::Value(n.to_le_bytes().to_vec());
+    // pipes: consumer enqueued first on its own thread
+    let pipe = Arc::new(PipeFifo::new("p", 4, 4));
+    let input: Vec<i32> = (0..n).map(|i| i * 5).collect();
+    let (min, mout) = (buf(&input), buf(&vec![0i32; n as usize]));
+    let kc = kidx(&inst, "pipe_consumer");
+    let (i2, o2, p2) = (inst.clone(), mout.clone(), pipe.clone());
+    let t = std::thread::spawn(move || {
+        i2.run(&LaunchSpec::task(
+            kc,
+            vec![
+                ArgBinding::Pipe(p2),
+                ArgBinding::buffer(&o2),
+                ArgBinding::Value(100i32.to_le_bytes().to_vec()),
+            ],
+        ))
+    });
+    inst.run(&LaunchSpec::task(
+        kidx(&inst, "pipe_producer"),
+        vec![
+            ArgBinding::buffer(&min),
+            ArgBinding::Pipe(pipe.clone()),
+            nv(),
+        ],
+    ))
+    .unwrap();
+    t.join().unwrap().unwrap();
+    assert_eq!(
+        read::<i32>(&mout, n as usize),
+        (0..n).map(|i| i * 5 + 1).collect::<Vec<_>>()
+    );
+    // non-blocking channel endpoints on both sides
+    let (mout, mmiss) = (buf(&vec![0i32; n as usize]), buf(&[0i32; 1]));
+    let kc = kidx(&inst, "nb_consumer");
+    let (i2, o2, m2) = (inst.clone(), mout.clone(), mmiss.clone());
+    let t = std::thread::spawn(move || {
+        i2.run(&LaunchSpec::task(
+            kc,
+            vec![
+                ArgBinding::buffer(&o2),
+                ArgBinding::buffer(&m2),
+                ArgBinding::Value(100i32.to_le_bytes().to_vec()),
+            ],
+        ))
+    });
+    std::thread::sleep(std::time::Duration::from_millis(10));
+    inst.run(&LaunchSpec::task(kidx(&inst, "nb_producer"), vec![nv()]))
+        .unwrap();
+    t.join().unwrap().unwrap();
+    assert_eq!(read::<i32>(&mout, n as usize), (0..n).collect::<Vec<_>>());
+    assert!(
+        read::<i32>(&mmiss, 1)[0] > 0,
+        "the consumer started first and must have missed"
+    );
+}
