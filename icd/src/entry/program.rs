@@ -399,10 +399,13 @@ pub unsafe extern "C" fn clSetKernelArg(
 ) -> cl_int {
     api(|| {
         let kernel = handle::get::<Kernel>(k)?;
+        // No argument is larger than CL_DEVICE_MAX_PARAMETER_SIZE: never look further than
+        // that into the caller's memory (a wrong size is rejected by the runtime).
         let bytes = if value.is_null() {
             None
         } else {
-            Some(std::slice::from_raw_parts(value as *const u8, size))
+            let n = size.min(fpgacl_runtime::device::MAX_PARAMETER_SIZE);
+            Some(std::slice::from_raw_parts(value as *const u8, n))
         };
         kernel.set_arg(index, size, bytes, &|h| handle::get::<Mem>(h as H))
     })

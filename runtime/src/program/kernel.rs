@@ -131,7 +131,7 @@ impl Kernel {
             ArgKind::Value { .. } | ArgKind::ByValue { .. } => {
                 check(size == arg.size as usize, CL_INVALID_ARG_SIZE)?;
                 let bytes = value.ok_or(CL_INVALID_ARG_VALUE)?;
-                ArgValue::Bytes(bytes[..size].to_vec())
+                ArgValue::Bytes(bytes.get(..size).ok_or(CL_INVALID_ARG_SIZE)?.to_vec())
             }
         };
         self.args.lock()[index as usize] = Some(v);
