@@ -16,7 +16,9 @@ pub(super) const BUILTIN_FILE: FileId = FileId(u32::MAX);
 /// Deepest `#include` nesting accepted.
 const MAX_INCLUDE_DEPTH: usize = 200;
 /// Most files one compilation may enter (bounds self-including files without guards).
-const MAX_INCLUDES: usize = 10_000;
+const MAX_INCLUDES: usize = 2_000;
+/// Diagnostics after which preprocessing stops (a runaway input cannot flood the build log).
+const MAX_DIAGNOSTICS: usize = 2_000;
 
 /// A token inside the preprocessor: a preprocessing token plus its hide set.
 #[derive(Clone, Debug)]
@@ -118,6 +120,8 @@ pub(crate) struct Pp<'a> {
     /// Files entered through `#include` so far.
     includes_done: usize,
     depth_reported: bool,
+    /// Diagnostics already in `diags` when preprocessing started.
+    diags_at_start: usize,
 }
 
 impl<'a> Pp<'a> {
@@ -145,7 +149,9 @@ impl<'a> Pp<'a> {
             budget_reported: false,
             includes_done: 0,
             depth_reported: false,
+            diags_at_start: 0,
         };
+        pp.diags_at_start = pp.diags.list.len();
         pp.define_dynamic();
         pp
     }
@@ -269,6 +275,17 @@ impl<'a> Pp<'a> {
 
     fn read_file_token(&mut self) -> Option<PTok> {
         loop {
+            if self.files.is_empty() {
+                return None;
+            }
+            if self.diags.list.len().saturating_sub(self.diags_at_start) >= MAX_DIAGNOSTICS {
+                let loc = self.diags.list.last().map_or(Loc::default(), |d| d.loc);
+                self.diags
+                    .error(loc, "too many errors; preprocessing stopped");
+                self.files.clear();
+                self.pushback.clear();
+                return None;
+            }
             let frame = self.files.last_mut()?;
             if frame.pos >= frame.toks.len() {
                 let frame = self.files.pop()?;

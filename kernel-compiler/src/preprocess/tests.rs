@@ -612,3 +612,15 @@ fn self_including_headers_are_bounded() {
     assert!(msgs.contains(&"too many #include directives (is a header missing a guard?)"));
     assert!(msgs.len() < 300, "{}", msgs.len());
 }
+
+#[test]
+fn error_floods_stop_preprocessing() {
+    let src = "@\n".repeat(10_000);
+    let (t, d) = run(&src);
+    assert!(d.list.len() <= 2_001, "{}", d.list.len());
+    assert_eq!(
+        d.list.last().map(|x| x.message.as_str()),
+        Some("too many errors; preprocessing stopped")
+    );
+    assert!(matches!(t.last().map(|t| &t.kind), Some(TokenKind::Eof)));
+}
