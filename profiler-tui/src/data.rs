@@ -87,8 +87,11 @@ pub struct ReportData {
     pub label: String,
     /// The profile as read (records stay here; the vectors below index them).
     pub profile: Profile,
-    /// Indices into `profile.records` of the finished kernel runs, in file order.
+    /// Indices into `profile.records` of the finished kernel runs in file order, then of the
+    /// latest snapshot of each run that never finished.
     run_index: Vec<u32>,
+    /// Runs from this index on are partial (snapshots of unfinished runs).
+    partial_from: usize,
     /// Indices into `profile.records` of the memory transfers, in file order.
     transfer_index: Vec<u32>,
     /// Snapshots of running kernels, in file order.
@@ -125,15 +128,44 @@ impl ReportData {
         let mut run_index = Vec::new();
         let mut transfer_index = Vec::new();
         let mut snapshots = Vec::new();
+        let mut snapshot_index: Vec<u32> = Vec::new();
         let mut captures = Vec::new();
         for (i, r) in profile.records.iter().enumerate() {
             let i = u32::try_from(i).unwrap_or(u32::MAX);
             match r {
                 Record::KernelRun(_) => run_index.push(i),
                 Record::MemTransfer(_) => transfer_index.push(i),
-                Record::Snapshot(s) => snapshots.push(s.clone()),
+                Record::Snapshot(s) => {
+                    snapshots.push(s.clone());
+                    snapshot_index.push(i);
+                }
                 Record::AutorunCapture(c) => captures.push(c.clone()),
             }
+        }
+        // A run that never finished (host stopped while it ran) is known only by its
+        // snapshots: show its latest snapshot as a partial run.
+        let partial_from = run_index.len();
+        if !snapshots.is_empty() {
+            let finished: std::collections::HashSet<u64> = run_index
+                .iter()
+                .filter_map(|&i| match &profile.records[i as usize] {
+                    Record::KernelRun(k) => Some(k.run_id),
+                    _ => None,
+                })
+                .collect();
+            let mut latest: HashMap<u64, (u64, u32)> = HashMap::new();
+            for (s, &i) in snapshots.iter().zip(&snapshot_index) {
+                if finished.contains(&s.run.run_id) {
+                    continue;
+                }
+                let e = latest.entry(s.run.run_id).or_insert((s.taken_ns, i));
+                if s.taken_ns >= e.0 {
+                    *e = (s.taken_ns, i);
+                }
+            }
+            let mut partial: Vec<u32> = latest.into_values().map(|(_, i)| i).collect();
+            partial.sort_unstable();
+            run_index.extend(partial);
         }
 
         let program_lookup: HashMap<u32, usize> = profile
@@ -228,6 +260,7 @@ impl ReportData {
             label: label.into(),
             profile,
             run_index,
+            partial_from,
             transfer_index,
             snapshots,
             captures,
@@ -360,20 +393,19 @@ impl ReportData {
 
     /// The `i`-th finished kernel run (file order).
     pub fn run(&self, i: usize) -> Option<&KernelRun> {
-        match self.profile.records.get(*self.run_index.get(i)? as usize)? {
-            Record::KernelRun(k) => Some(k),
-            _ => None,
-        }
+        run_of(self.profile.records.get(*self.run_index.get(i)? as usize)?)
     }
 
-    /// Finished kernel runs in file order.
+    /// True when run `i` never finished: it is the latest snapshot of a running kernel.
+    pub fn is_partial(&self, i: usize) -> bool {
+        i >= self.partial_from && i < self.run_index.len()
+    }
+
+    /// Kernel runs: finished ones in file order, then unfinished ones (latest snapshot).
     pub fn runs(&self) -> impl Iterator<Item = &KernelRun> + '_ {
         self.run_index
             .iter()
-            .filter_map(|&i| match &self.profile.records[i as usize] {
-                Record::KernelRun(k) => Some(k),
-                _ => None,
-            })
+            .filter_map(|&i| run_of(&self.profile.records[i as usize]))
     }
 
     /// The `i`-th memory transfer (file order).
@@ -496,6 +528,15 @@ impl ReportData {
             .map(|b| b.width_bytes)
             .filter(|&w| w > 0)
             .unwrap_or(64)
+    }
+}
+
+/// The run a record describes: a finished run, or the partial run of a snapshot.
+fn run_of(r: &Record) -> Option<&KernelRun> {
+    match r {
+        Record::KernelRun(k) => Some(k),
+        Record::Snapshot(s) => Some(&s.run),
+        _ => None,
     }
 }
 

@@ -491,3 +491,39 @@ fn cumulative_autorun_captures_are_not_double_counted() {
     let active: u64 = data.captures.iter().map(|c| c.sites[1].active_cycles).sum();
     assert_eq!(data.average[g].unwrap().active_cycles, active);
 }
+
+#[test]
+fn unfinished_runs_show_their_latest_snapshot() {
+    use fpgacl_profile_format::{Record, Snapshot};
+    let mut p = demo::demo_profile();
+    // A snapshot of a finished run (ignored: the run itself is there) and two of a run that
+    // never finished (the host was killed): the later one is shown.
+    let done = demo::vector_add_run(1, 0, 360_000, 1024, 0);
+    let mut unfinished = demo::vector_add_run(99, 1, 5_000_000, 262_144, 0);
+    unfinished.end_ns = 5_100_000;
+    let mut later = unfinished.clone();
+    later.end_ns = 5_200_000;
+    p.records.push(Record::Snapshot(Snapshot {
+        taken_ns: 400_000,
+        run: done,
+    }));
+    p.records.push(Record::Snapshot(Snapshot {
+        taken_ns: 5_100_000,
+        run: unfinished,
+    }));
+    p.records.push(Record::Snapshot(Snapshot {
+        taken_ns: 5_200_000,
+        run: later,
+    }));
+    let data = ReportData::new("p", p);
+    assert_eq!(data.run_count(), 6);
+    assert!(data.is_partial(5));
+    assert_eq!(data.run(5).unwrap().end_ns, 5_200_000);
+    assert_eq!(data.total_ns, 5_200_000);
+    let mut app = App::new(data, Theme::colored());
+    key(&mut app, KeyCode::Tab);
+    // The last run of the vector_add lane's first row is the unfinished one.
+    keys(&mut app, "G");
+    let s = render(&app);
+    assert!(s.contains("run #99 (unfinished: latest snapshot)"), "{s}");
+}

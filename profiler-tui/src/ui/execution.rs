@@ -247,8 +247,16 @@ pub fn run_lines(app: &App, i: usize) -> Vec<String> {
     };
     let mut v = vec![
         format!(
-            "{}  run #{}  device {}  queue {}   Enter: Source Code with this run's counters",
-            r.kernel, r.run_id, r.device, r.queue
+            "{}  run #{}{}  device {}  queue {}   Enter: Source Code with this run's counters",
+            r.kernel,
+            r.run_id,
+            if d.is_partial(i) {
+                " (unfinished: latest snapshot)"
+            } else {
+                ""
+            },
+            r.device,
+            r.queue
         ),
         format!(
             "start {}  end {}  duration {} ({} cycles)",
