@@ -624,3 +624,11 @@ fn error_floods_stop_preprocessing() {
     );
     assert!(matches!(t.last().map(|t| &t.kind), Some(TokenKind::Eof)));
 }
+
+#[test]
+fn unterminated_header_name_reported_once_and_not_when_skipped() {
+    assert_eq!(
+        errors("#include <foo.h\n#if 0\n#include \"bar\n#endif"),
+        ["main.cl:1:10: error: missing terminating > character"]
+    );
+}
