@@ -419,3 +419,15 @@ fn global_memory_dependency_gives_ii_324() {
         1
     );
 }
+
+#[test]
+fn malformed_ir_is_reported_not_panicking() {
+    let mut m = mul_kernel();
+    m.kernels[0].blocks[0].term = Terminator::Jump(BlockId(99));
+    let r = analyze(&m, &BoardParams::default());
+    assert!(r.kernels[0].warnings[0].contains("malformed IR"));
+    let mut m = mul_kernel();
+    m.kernels[0].loops[0].header = BlockId(42);
+    let r = analyze(&m, &BoardParams::default());
+    assert!(r.kernels[0].warnings[0].contains("malformed IR"));
+}

@@ -2191,8 +2191,73 @@ fn cmp_fold(op: CmpOp, s: Scalar, x: i64, y: i64) -> bool {
     }
 }
 
+static EMPTY_FN: Function = Function {
+    name: String::new(),
+    loc: Loc {
+        file: crate::source::FileId(0),
+        line: 0,
+        col: 0,
+    },
+    args: Vec::new(),
+    attrs: KernelAttrs {
+        reqd_work_group_size: None,
+        max_work_group_size: None,
+        num_compute_units: [1, 1, 1],
+        num_simd_work_items: None,
+        autorun: false,
+        max_global_work_dim: None,
+        uses_global_work_offset: None,
+        task: false,
+        vec_type_hint: None,
+    },
+    single_work_item: true,
+    num_slots: 0,
+    frame_size: 0,
+    local_size: 0,
+    blocks: Vec::new(),
+    loops: Vec::new(),
+    reg_names: Vec::new(),
+    uses_fifos: false,
+    uses_barrier: false,
+    mem_vars: Vec::new(),
+};
+
+/// Checks the block and loop references the analysis follows.
+fn check_ir(f: &Function) -> Result<(), String> {
+    let n = f.blocks.len() as u32;
+    if n == 0 {
+        return Err("no blocks".into());
+    }
+    let ids: BTreeSet<LoopId> = f.loops.iter().map(|l| l.id).collect();
+    for (i, b) in f.blocks.iter().enumerate() {
+        if succs(&b.term).iter().any(|t| t.0 >= n) {
+            return Err(format!("block {i} jumps outside the function"));
+        }
+        if b.in_loop.is_some_and(|l| !ids.contains(&l)) {
+            return Err(format!("block {i} names an unknown loop"));
+        }
+    }
+    for l in &f.loops {
+        if l.header.0 >= n || l.parent.is_some_and(|p| !ids.contains(&p) || p == l.id) {
+            return Err(format!("loop {} has a bad header or parent", l.id.0));
+        }
+    }
+    Ok(())
+}
+
 /// Analyses one kernel.
 pub fn analyze_kernel(m: &Module, kidx: u32, f: &Function, board: &BoardParams) -> KernelReport {
+    if let Err(why) = check_ir(f) {
+        let mut e = Engine::new(m, kidx, &EMPTY_FN, board, BTreeSet::new());
+        e.f = f;
+        let mut r = super::loops::kernel_report(&mut e);
+        r.loops.clear();
+        r.warnings.push(format!(
+            "kernel {} not analysed: malformed IR ({why})",
+            f.name
+        ));
+        return r;
+    }
     let mut ram: BTreeSet<u32> = BTreeSet::new();
     let mut attempt = 0;
     loop {

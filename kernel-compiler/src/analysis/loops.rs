@@ -553,7 +553,9 @@ pub fn finish_loop(
                         }
                     }
                 }
-                let sub = x.in_subloop.or(y.in_subloop).expect("subloop");
+                let Some(sub) = x.in_subloop.or(y.in_subloop) else {
+                    continue;
+                };
                 add_serial(
                     sub,
                     IiReason::MemoryDependency {

@@ -330,8 +330,7 @@ fn classify_site(
     } else if ndrange && driver.is_none() && unit && !write_ack && coal.is_none() {
         (LsuType::Streaming, vec![])
     } else if !ndrange && is_load && unit && !written && coal.is_none() {
-        let l = driver.expect("loop driver");
-        let trip = e.loops.get(&l).and_then(|ls| ls.trip);
+        let trip = driver.and_then(|l| e.loops.get(&l)).and_then(|ls| ls.trip);
         let outer_invariant = rest_mask & !WI_BIT == 0 && !other_varying;
         if trip.is_some() && outer_invariant {
             (LsuType::SemiStreaming, vec![])
