@@ -47,6 +47,26 @@ pub enum Op {
         d: u32,
         s: u32,
     },
+    /// `t = base + idx << sl; d = load t` (scalar).
+    LoadIdx {
+        k: Scalar,
+        sl: u8,
+        d: u32,
+        t: u32,
+        base: u32,
+        idx: u32,
+        site: u32,
+    },
+    /// `t = base + idx << sl; store s to t` (scalar).
+    StoreIdx {
+        k: Scalar,
+        sl: u8,
+        s: u32,
+        t: u32,
+        base: u32,
+        idx: u32,
+        site: u32,
+    },
     /// A work-item query with a constant dimension.
     WorkItemC {
         f: WorkItemFn,

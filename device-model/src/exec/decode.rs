@@ -16,8 +16,12 @@ struct Dec<'a> {
     defs: Vec<u32>,
     /// The instruction that writes a slot, when it is written exactly once.
     def_inst: Vec<Option<&'a Inst>>,
+    /// Reads of slot `i` are redirected to `alias[i]` (a forwarded single-use move).
+    alias: Vec<u32>,
     /// Op indices whose jump targets are still block ids.
     fixups: Vec<usize>,
+    /// Index of the first op of the block being decoded (no fusion across blocks).
+    block_first: usize,
 }
 
 fn err(f: &Function, msg: impl Into<String>) -> DecodeError {
@@ -53,6 +57,13 @@ impl Dec<'_> {
     }
 
     fn reg(&self, r: ir::Reg, lanes: u32) -> Result<u32, DecodeError> {
+        if lanes <= 1 {
+            if let Some(&a) = self.alias.get(r.0 as usize) {
+                if a != NONE {
+                    return Ok(a);
+                }
+            }
+        }
         if (r.0 as u64) + (lanes.max(1) as u64) > self.f.num_slots as u64 {
             return Err(err(
                 self.f,
@@ -72,6 +83,62 @@ impl Dec<'_> {
         }
     }
     fn push(&mut self, op: Op, loc: fpgacl_kernel_compiler::Loc) {
+        // Fuse `t = base + idx * scale` with a scalar load/store through `t` right after it.
+        let prev = if self.code.ops.len() > self.block_first {
+            self.code.ops.last().copied()
+        } else {
+            None
+        };
+        if let Some(Op::PtrIdx {
+            d: t,
+            base,
+            idx,
+            scale,
+            disp: 0,
+        }) = prev
+        {
+            if scale.is_power_of_two() && scale <= 128 {
+                let sl = scale.trailing_zeros() as u8;
+                let fused = match op {
+                    Op::Load {
+                        k,
+                        n: 1,
+                        d,
+                        a,
+                        site,
+                    } if a == t => Some(Op::LoadIdx {
+                        k,
+                        sl,
+                        d,
+                        t,
+                        base,
+                        idx,
+                        site,
+                    }),
+                    Op::Store {
+                        k,
+                        n: 1,
+                        s,
+                        a,
+                        site,
+                    } if a == t && s != t => Some(Op::StoreIdx {
+                        k,
+                        sl,
+                        s,
+                        t,
+                        base,
+                        idx,
+                        site,
+                    }),
+                    _ => None,
+                };
+                if let Some(f) = fused {
+                    *self.code.ops.last_mut().expect("prev exists") = f;
+                    *self.code.locs.last_mut().expect("prev exists") = loc;
+                    return;
+                }
+            }
+        }
         self.code.ops.push(op);
         self.code.locs.push(loc);
     }
@@ -556,6 +623,247 @@ impl Dec<'_> {
     }
 }
 
+/// Calls `f(reg, lanes)` for every register an instruction reads.
+fn inst_reads(i: &Inst, mut f: impl FnMut(ir::Reg, u32)) {
+    let l = |t: &ValTy| t.lanes.max(1) as u32;
+    match i {
+        Inst::Const { .. }
+        | Inst::FrameAddr { .. }
+        | Inst::LocalAddr { .. }
+        | Inst::ConstAddr { .. }
+        | Inst::Barrier { .. }
+        | Inst::WaitGroupEvents => {}
+        Inst::Mov { src, lanes, .. } => f(*src, (*lanes).max(1) as u32),
+        Inst::Splat { src, .. } => f(*src, 1),
+        Inst::Shuffle { src, idx, .. } => {
+            f(*src, idx.iter().copied().max().unwrap_or(0) as u32 + 1)
+        }
+        Inst::Unary { src, ty, .. } => f(*src, l(ty)),
+        Inst::Binary { a, b, ty, .. } | Inst::Cmp { a, b, ty, .. } => {
+            f(*a, l(ty));
+            f(*b, l(ty));
+        }
+        Inst::Select { cond, a, b, ty, .. } => {
+            f(*cond, 1);
+            f(*a, l(ty));
+            f(*b, l(ty));
+        }
+        Inst::Convert { src, from, .. } | Inst::Bitcast { src, from, .. } => f(*src, l(from)),
+        Inst::Builtin {
+            f: bf, args, ty, ..
+        } => {
+            for a in args.iter().take(bf.arity()) {
+                f(*a, l(ty));
+            }
+        }
+        Inst::BuiltinPtr {
+            f: bf,
+            args,
+            ty,
+            out_ptr,
+            ..
+        } => {
+            f(args[0], l(ty));
+            if matches!(bf, ir::BuiltinPtrFn::Remquo) {
+                f(args[1], l(ty));
+            }
+            f(*out_ptr, 1);
+        }
+        Inst::WorkItem { dim, .. } => f(*dim, 1),
+        Inst::PtrAdd { base, index, .. } => {
+            f(*base, 1);
+            if let Some(x) = index {
+                f(*x, 1);
+            }
+        }
+        Inst::Load { addr, .. } => f(*addr, 1),
+        Inst::Store { src, addr, ty, .. } => {
+            f(*src, l(ty));
+            f(*addr, 1);
+        }
+        Inst::Copy { dst, src, .. } => {
+            f(*dst, 1);
+            f(*src, 1);
+        }
+        Inst::Atomic { addr, a, b, .. } => {
+            f(*addr, 1);
+            f(*a, 1);
+            f(*b, 1);
+        }
+        Inst::FifoRead { ep, dst_ptr: p, .. } | Inst::FifoWrite { ep, src_ptr: p, .. } => {
+            match ep {
+                Endpoint::Channel { index: Some(r), .. } | Endpoint::Pipe { arg: r } => f(*r, 1),
+                Endpoint::Channel { index: None, .. } => {}
+            }
+            f(*p, 1);
+        }
+        Inst::AsyncCopy {
+            dst,
+            src,
+            count,
+            stride,
+            ..
+        } => {
+            f(*dst, 1);
+            f(*src, 1);
+            f(*count, 1);
+            if let Some(s) = stride {
+                f(*s, 1);
+            }
+        }
+        Inst::Printf { args, .. } => {
+            for (r, t) in args {
+                f(*r, l(t));
+            }
+        }
+    }
+}
+
+fn term_reads(t: &Terminator, mut f: impl FnMut(ir::Reg, u32)) {
+    match t {
+        Terminator::Branch { cond, .. } => f(*cond, 1),
+        Terminator::Switch { value, .. } => f(*value, 1),
+        _ => {}
+    }
+}
+
+/// Whether removing an instruction whose result is unused cannot change behaviour (it cannot
+/// fault, block or write memory).
+fn is_pure(i: &Inst) -> bool {
+    match i {
+        Inst::Binary { op, ty, .. } => {
+            ty.scalar.is_float() || !matches!(op, BinOp::Div | BinOp::Rem)
+        }
+        Inst::Const { .. }
+        | Inst::Mov { .. }
+        | Inst::Splat { .. }
+        | Inst::Shuffle { .. }
+        | Inst::Unary { .. }
+        | Inst::Cmp { .. }
+        | Inst::Select { .. }
+        | Inst::Convert { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Builtin { .. }
+        | Inst::WorkItem { .. }
+        | Inst::FrameAddr { .. }
+        | Inst::LocalAddr { .. }
+        | Inst::ConstAddr { .. }
+        | Inst::PtrAdd { .. } => true,
+        _ => false,
+    }
+}
+
+/// Dead pure instructions (per block, per instruction) and the read count of every slot over
+/// the live code. Work-item queries with a constant dimension do not read their dimension.
+fn dead_code(dec: &Dec<'_>) -> (Vec<Vec<bool>>, Vec<u32>) {
+    let f = dec.f;
+    let ns = f.num_slots as usize;
+    let mut dead: Vec<Vec<bool>> = f
+        .blocks
+        .iter()
+        .map(|b| vec![false; b.insts.len()])
+        .collect();
+    loop {
+        let mut reads = vec![0u32; ns];
+        let mut count = |r: ir::Reg, n: u32| {
+            for s in r.0..r.0.saturating_add(n) {
+                if let Some(c) = reads.get_mut(s as usize) {
+                    *c += 1;
+                }
+            }
+        };
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (k, i) in b.insts.iter().enumerate() {
+                if dead[bi][k] {
+                    continue;
+                }
+                if let Inst::WorkItem { dim, .. } = i {
+                    if dec.const_of(*dim, 4).is_some_and(|c| c < 3) {
+                        continue;
+                    }
+                }
+                inst_reads(i, &mut count);
+            }
+            term_reads(&b.term, &mut count);
+        }
+        let mut changed = false;
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (k, i) in b.insts.iter().enumerate() {
+                if dead[bi][k] || !is_pure(i) {
+                    continue;
+                }
+                if let Some((r, n)) = inst_dst(i) {
+                    if (r.0..r.0.saturating_add(n)).all(|s| reads.get(s as usize) == Some(&0)) {
+                        dead[bi][k] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return (dead, reads);
+        }
+    }
+}
+
+/// A scalar move `t = s` (or an integer conversion that keeps the encoding) whose result is
+/// defined once and read once, by the very next instruction (or the block's terminator): the
+/// reader can read `s` directly. Returns `(t, s)`.
+fn forwardable(
+    dec: &Dec<'_>,
+    reads: &[u32],
+    i: &Inst,
+    next: Option<&Inst>,
+    term: &Terminator,
+) -> Option<(u32, u32)> {
+    let (t, s) = match i {
+        Inst::Mov { dst, src, lanes } if *lanes <= 1 => (dst.0, src.0),
+        Inst::Convert {
+            from,
+            to,
+            sat: false,
+            dst,
+            src,
+            ..
+        } if from.lanes <= 1
+            && to.lanes <= 1
+            && is_int(from.scalar)
+            && is_int(to.scalar)
+            && conv_is_identity(from.scalar, to.scalar) =>
+        {
+            (dst.0, src.0)
+        }
+        _ => return None,
+    };
+    if t == s
+        || dec.defs.get(t as usize) != Some(&1)
+        || reads.get(t as usize) != Some(&1)
+        || (s as usize) >= dec.alias.len()
+    {
+        return None;
+    }
+    // The single read must be a scalar read of exactly `t` in the next instruction.
+    let mut scalar_read = false;
+    let mut other = false;
+    let mut seen = |r: ir::Reg, n: u32| {
+        if r.0 == t && n <= 1 {
+            scalar_read = true;
+        } else if r.0 <= t && t < r.0 + n {
+            other = true;
+        }
+    };
+    match next {
+        Some(n) => {
+            if matches!(n, Inst::WorkItem { .. }) {
+                return None;
+            }
+            inst_reads(n, &mut seen)
+        }
+        None => term_reads(term, &mut seen),
+    }
+    (scalar_read && !other).then_some((t, s))
+}
+
 fn is_int(k: Scalar) -> bool {
     !k.is_float() && k != Scalar::Bool
 }
@@ -679,8 +987,10 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
             ..Code::default()
         },
         fixups: Vec::new(),
+        block_first: 0,
         defs: vec![0; f.num_slots as usize],
         def_inst: vec![None; f.num_slots as usize],
+        alias: vec![NONE; f.num_slots as usize],
     };
     for a in &f.args {
         if let Some(d) = dec.defs.get_mut(a.reg.0 as usize) {
@@ -703,9 +1013,36 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
         return Err(err(f, "kernel has no blocks"));
     }
     let nblocks = f.blocks.len() as u32;
-    let mut block_start = Vec::with_capacity(f.blocks.len());
+    // Validate every operand first: dead-code removal must not hide invalid IR.
     for b in &f.blocks {
+        let mut bad = None;
+        let mut check = |r: ir::Reg, n: u32| {
+            if (r.0 as u64) + (n.max(1) as u64) > f.num_slots as u64 && bad.is_none() {
+                bad = Some((r.0, n));
+            }
+        };
+        for i in &b.insts {
+            inst_reads(i, &mut check);
+            if let Some((r, n)) = inst_dst(i) {
+                check(r, n);
+            }
+        }
+        term_reads(&b.term, &mut check);
+        if let Some((r, n)) = bad {
+            return Err(err(
+                f,
+                format!(
+                    "register {r} (+{n} lanes) outside the {} slots",
+                    f.num_slots
+                ),
+            ));
+        }
+    }
+    let (dead, reads) = dead_code(&dec);
+    let mut block_start = Vec::with_capacity(f.blocks.len());
+    for (bi, b) in f.blocks.iter().enumerate() {
         block_start.push(dec.code.ops.len() as u32);
+        dec.block_first = dec.code.ops.len();
         if let Some(l) = b.loop_header {
             if l.0 >= f.loops.len() as u32 {
                 return Err(err(f, format!("loop {} does not exist", l.0)));
@@ -713,9 +1050,26 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
             let loc = b.locs.first().copied().unwrap_or(b.term_loc);
             dec.push(Op::LoopHead(l.0), loc);
         }
+        let mut forwarded: Vec<u32> = Vec::new();
         for (k, i) in b.insts.iter().enumerate() {
+            if dead[bi][k] {
+                continue;
+            }
+            if let Some((t, src)) = forwardable(&dec, &reads, i, b.insts.get(k + 1), &b.term) {
+                // Chains of moves resolve to the original source.
+                let src = match dec.alias[src as usize] {
+                    NONE => src,
+                    a => a,
+                };
+                dec.alias[t as usize] = src;
+                forwarded.push(t);
+                continue;
+            }
             let loc = b.locs.get(k).copied().unwrap_or(b.term_loc);
             dec.inst(i, loc)?;
+            for t in forwarded.drain(..) {
+                dec.alias[t as usize] = NONE;
+            }
         }
         let chk = |t: ir::BlockId| -> Result<u32, DecodeError> {
             if t.0 < nblocks {
@@ -753,6 +1107,9 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
             Terminator::Return => Op::Ret,
             Terminator::Unreachable => Op::Unreachable,
         };
+        for t in forwarded.drain(..) {
+            dec.alias[t as usize] = NONE;
+        }
         if matches!(op, Op::Jump(_) | Op::Br { .. }) {
             dec.fixups.push(dec.code.ops.len());
         }

@@ -446,6 +446,54 @@ impl Machine<'_> {
                     regs[d as usize] =
                         (bv & !OFFSET_MASK) | (bv.wrapping_add(disp as u64) & OFFSET_MASK);
                 }
+                Op::LoadIdx {
+                    k,
+                    sl,
+                    d,
+                    t,
+                    base,
+                    idx,
+                    site,
+                } => {
+                    let bv = regs[base as usize];
+                    let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
+                    let addr = (bv & !OFFSET_MASK) | (bv.wrapping_add(delta as u64) & OFFSET_MASK);
+                    regs[t as usize] = addr;
+                    let es = k.size() as u64;
+                    let ptr = match self.resolve(addr, es, false) {
+                        Ok(x) => x,
+                        Err(e) => trap!(e, site),
+                    };
+                    // SAFETY: resolve checked `es` bytes from ptr.
+                    regs[d as usize] = unsafe { read_lane(k, ptr) };
+                    if site != NONE {
+                        self.count(site, addr, es, es);
+                    }
+                }
+                Op::StoreIdx {
+                    k,
+                    sl,
+                    s,
+                    t,
+                    base,
+                    idx,
+                    site,
+                } => {
+                    let bv = regs[base as usize];
+                    let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
+                    let addr = (bv & !OFFSET_MASK) | (bv.wrapping_add(delta as u64) & OFFSET_MASK);
+                    regs[t as usize] = addr;
+                    let es = k.size() as u64;
+                    let ptr = match self.resolve(addr, es, true) {
+                        Ok(x) => x,
+                        Err(e) => trap!(e, site),
+                    };
+                    // SAFETY: resolve checked `es` bytes from ptr.
+                    unsafe { write_lane(k, ptr, regs[s as usize]) };
+                    if site != NONE {
+                        self.count(site, addr, es, es);
+                    }
+                }
                 Op::Load { k, n, d, a, site } => {
                     let addr = regs[a as usize];
                     let es = k.size() as u64;
