@@ -50,6 +50,15 @@ pub enum FormatProblem {
     /// The header frame is damaged or missing.
     #[error("damaged header: {0}")]
     BadHeader(String),
+    /// A frame in the body is damaged (reported when appending: frames written after it would
+    /// be unreadable, and cutting the file there would destroy the frames that follow).
+    #[error("damaged frame at byte {offset} ({reason}); not appending to a damaged file")]
+    DamagedBody {
+        /// Offset of the damaged frame.
+        offset: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// Error of [`crate::read_profile`] and friends.

@@ -73,9 +73,10 @@ impl ProfileWriter {
     }
 
     /// Opens an existing profile to append records to it. The file must be a readable profile
-    /// of this major version (any minor). If it ends with an incomplete or corrupt frame (an
-    /// earlier writer was killed), the file is cut back to its last whole frame first, so the
-    /// new frames stay readable.
+    /// of this major version (any minor). If it ends with an incomplete frame (an earlier
+    /// writer was killed mid-write), the file is cut back to its last whole frame first, so the
+    /// new frames stay readable. A file with a damaged frame (bad checksum) is refused and
+    /// left as it is.
     pub fn append(path: impl AsRef<Path>) -> Result<Self, WriteError> {
         let path = path.as_ref().to_path_buf();
         let io = |source| WriteError::Io {
@@ -101,7 +102,13 @@ impl ProfileWriter {
         let end = reader::scan_source(&src, body_start, |_, _| {}).map_err(io)?;
         let valid = match end {
             ScanEnd::Clean => len,
-            ScanEnd::Truncated { offset } | ScanEnd::Corrupt { offset, .. } => offset as u64,
+            ScanEnd::Truncated { offset } => offset as u64,
+            ScanEnd::Corrupt { offset, reason } => {
+                return Err(refuse(FormatProblem::DamagedBody {
+                    offset: offset as u64,
+                    reason,
+                }))
+            }
         };
         if valid < len {
             src.file.set_len(valid).map_err(io)?;

@@ -390,3 +390,28 @@ fn header_for_this_process() {
         h.start_unix_ns
     );
 }
+
+#[test]
+fn append_refuses_a_damaged_body_and_keeps_it() {
+    let path = tmp("damaged-body.mon");
+    write_sample(&path, 6);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mut starts = Vec::new();
+    frame::scan(&bytes, PREFIX_LEN, |f| starts.push(f.payload_start));
+    bytes[starts[3] + 1] ^= 0x08;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = ProfileWriter::append(&path).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            WriteError::Append {
+                problem: FormatProblem::DamagedBody { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("damaged frame"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "file left untouched");
+    assert!(ProfileWriter::append_or_create(&path, &sample::header()).is_err());
+}
