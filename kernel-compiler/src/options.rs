@@ -123,9 +123,11 @@ impl BuildOptions {
                     "CL1.1" => ClStd::Cl11,
                     "CL1.2" => ClStd::Cl12,
                     "CL2.0" => ClStd::Cl20,
-                    _ => return Err(format!(
+                    _ => {
+                        return Err(format!(
                         "invalid value '{v}' in '-cl-std=' (expected CL1.0, CL1.1, CL1.2 or CL2.0)"
-                    )),
+                    ))
+                    }
                 });
                 continue;
             }
@@ -151,9 +153,11 @@ impl BuildOptions {
             if let Some(v) = w.strip_prefix("-profile=") {
                 match v {
                     "all" | "autorun" | "enqueued" => o.profile = true,
-                    _ => return Err(format!(
+                    _ => {
+                        return Err(format!(
                         "invalid value '{v}' in '-profile=' (expected all, autorun or enqueued)"
-                    )),
+                    ))
+                    }
                 }
                 continue;
             }
