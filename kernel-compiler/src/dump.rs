@@ -578,6 +578,38 @@ fn dump_kernel(out: &mut String, m: &Module, ki: u32, k: &Function) {
             .collect();
         let _ = writeln!(out, "  vars: {}", v.join(", "));
     }
+    for v in &k.mem_vars {
+        let dims: String = v.dims.iter().map(|d| format!("[{d}]")).collect();
+        let mut extra = vec![];
+        if let Some(n) = v.numbanks {
+            extra.push(format!("numbanks({n})"));
+        }
+        if !v.bank_bits.is_empty() {
+            let b: Vec<String> = v.bank_bits.iter().map(|b| b.to_string()).collect();
+            extra.push(format!("bank_bits({})", b.join(",")));
+        }
+        match v.pump {
+            Some(1) => extra.push("singlepump".into()),
+            Some(2) => extra.push("doublepump".into()),
+            _ => {}
+        }
+        let _ = writeln!(
+            out,
+            "  memvar {}{} {} +{} {}B elem {}B{} at {}",
+            v.name,
+            dims,
+            v.space.map_or("?", space),
+            v.offset,
+            v.size,
+            v.elem_size,
+            if extra.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", extra.join(" "))
+            },
+            loc(v.loc, sm)
+        );
+    }
     for l in &k.loops {
         let _ = writeln!(
             out,

@@ -204,6 +204,28 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 }
             },
             Val::Swz { base, idx, ty } => {
+                // Contiguous components of a vector in memory: load just those.
+                if let Val::Mem {
+                    addr,
+                    ty: Type::Vector(s, _),
+                    space,
+                    prov,
+                    is_const,
+                } = base.as_ref()
+                {
+                    let contiguous = idx.windows(2).all(|w| w[1] == w[0] + 1);
+                    if contiguous && matches!(idx.len(), 1 | 2 | 4 | 8 | 16) {
+                        let a = self.ptr_disp(*addr, idx[0] as i64 * s.size() as i64);
+                        let part = Val::Mem {
+                            addr: a,
+                            ty: ty.clone(),
+                            space: *space,
+                            is_const: *is_const,
+                            prov: prov.clone(),
+                        };
+                        return self.load(part, loc);
+                    }
+                }
                 let (b, _, _) = self.load(*base, loc)?;
                 let dst = self.alloc(idx.len() as u8);
                 self.emit(Inst::Shuffle { dst, src: b, idx });
@@ -268,14 +290,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
                     let Some(s) = ty.elem() else {
                         return Err(self.error(loc, "invalid vector store"));
                     };
-                    let a = self.alloc(1);
-                    self.emit(Inst::PtrAdd {
-                        dst: a,
-                        base: *addr,
-                        index: None,
-                        scale: 1,
-                        disp: idx[0] as i64 * s.size() as i64,
-                    });
+                    let a = self.ptr_disp(*addr, idx[0] as i64 * s.size() as i64);
                     let site = self.mem_site(SiteKind::Store, *space, loc, s.size(), prov);
                     self.emit(Inst::Store {
                         ty: ValTy::scalar(s),
@@ -331,10 +346,10 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 }
                 if *is_const {
                     let n = self.ty_name(ty);
-                    let what = if name.is_empty() {
-                        "read-only location".to_string()
-                    } else {
-                        format!("variable '{name}'")
+                    let what = match lv {
+                        Val::RegVar { .. } => format!("variable '{name}'"),
+                        _ if name.is_empty() => "a read-only location".to_string(),
+                        _ => format!("read-only memory through '{name}'"),
                     };
                     return Err(self.error(
                         loc,
@@ -468,46 +483,41 @@ impl<'p, 'a> FnLower<'p, 'a> {
         what: &str,
     ) -> LResult<Reg> {
         let loc = e.loc;
-        let incompatible = |s: &mut Self| {
-            let (x, y) = (s.ty_name(from), s.ty_name(to));
-            let msg = match what {
-                "passing" => format!("passing '{x}' to parameter of incompatible type '{y}'"),
+        let (x, y) = (self.ty_name(from), self.ty_name(to));
+        // Clang-style wording: `<prefix> passing 'X' to parameter of type 'Y'<suffix>`.
+        let phrase = |prefix: &str, suffix: &str| -> String {
+            let p = if prefix.is_empty() {
+                String::new()
+            } else {
+                format!("{prefix} ")
+            };
+            match what {
+                "passing" => format!("{p}passing '{x}' to parameter of type '{y}'{suffix}"),
                 "returning" => {
-                    format!("returning '{x}' from a function with incompatible result type '{y}'")
+                    format!("{p}returning '{x}' from a function with result type '{y}'{suffix}")
                 }
                 "initializing" => {
-                    format!("initializing '{y}' with an expression of incompatible type '{x}'")
+                    format!("{p}initializing '{y}' with an expression of type '{x}'{suffix}")
                 }
-                _ => format!("assigning to '{y}' from incompatible type '{x}'"),
-            };
-            Err(s.error(loc, msg))
+                _ => format!("{p}assigning to '{y}' from '{x}'{suffix}"),
+            }
         };
         match (from, to) {
             _ if from == to => Ok(r),
             (Type::Scalar(_), Type::Scalar(_)) | (Type::Scalar(_), Type::Vector(..)) => {
                 self.convert(r, from, to, loc)
             }
-            (Type::Vector(..), _) | (_, Type::Vector(..)) => incompatible(self),
             (Type::Pointer(a), Type::Pointer(b)) => {
                 if a.space != b.space {
-                    let (x, y) = (self.ty_name(from), self.ty_name(to));
-                    return Err(self.error(
-                        loc,
-                        format!("{what} '{x}' to '{y}' changes address space of pointer"),
-                    ));
+                    let m = phrase("", " changes address space of pointer");
+                    return Err(self.error(loc, m));
                 }
                 if a.ty != b.ty && !matches!(a.ty, Type::Void) && !matches!(b.ty, Type::Void) {
-                    let (x, y) = (self.ty_name(from), self.ty_name(to));
-                    self.warn(
-                        loc,
-                        format!("incompatible pointer types {what} '{x}' to '{y}'"),
-                    );
+                    let m = phrase("incompatible pointer types", "");
+                    self.warn(loc, m);
                 } else if a.is_const && !b.is_const {
-                    let (x, y) = (self.ty_name(from), self.ty_name(to));
-                    self.warn(
-                        loc,
-                        format!("{what} '{x}' to '{y}' discards const qualifier"),
-                    );
+                    let m = phrase("", " discards the 'const' qualifier");
+                    self.warn(loc, m);
                 }
                 Ok(r)
             }
@@ -516,20 +526,26 @@ impl<'p, 'a> FnLower<'p, 'a> {
             }
             (Type::Pointer(_), Type::Scalar(Scalar::Bool)) => self.convert(r, from, to, loc),
             (Type::Scalar(_), Type::Pointer(_)) => {
-                let (x, y) = (self.ty_name(from), self.ty_name(to));
-                Err(self.error(
-                    loc,
-                    format!("incompatible integer to pointer conversion {what} '{y}' from '{x}'"),
-                ))
+                let m = phrase("incompatible integer to pointer conversion", "");
+                Err(self.error(loc, m))
             }
             (Type::Pointer(_), Type::Scalar(_)) => {
-                let (x, y) = (self.ty_name(from), self.ty_name(to));
-                Err(self.error(
-                    loc,
-                    format!("incompatible pointer to integer conversion {what} '{y}' from '{x}'"),
-                ))
+                let m = phrase("incompatible pointer to integer conversion", "");
+                Err(self.error(loc, m))
             }
-            _ => incompatible(self),
+            _ => {
+                let m = match what {
+                    "passing" => format!("passing '{x}' to parameter of incompatible type '{y}'"),
+                    "returning" => format!(
+                        "returning '{x}' from a function with incompatible result type '{y}'"
+                    ),
+                    "initializing" => {
+                        format!("initializing '{y}' with an expression of incompatible type '{x}'")
+                    }
+                    _ => format!("assigning to '{y}' from incompatible type '{x}'"),
+                };
+                Err(self.error(loc, m))
+            }
         }
     }
 
@@ -674,6 +690,22 @@ impl<'p, 'a> FnLower<'p, 'a> {
         self.loops.truncate(nloops);
         let r = r?;
         Ok(r)
+    }
+
+    /// `base + disp` (the base itself when `disp` is 0).
+    pub fn ptr_disp(&mut self, base: Reg, disp: i64) -> Reg {
+        if disp == 0 {
+            return base;
+        }
+        let dst = self.alloc(1);
+        self.emit(Inst::PtrAdd {
+            dst,
+            base,
+            index: None,
+            scale: 1,
+            disp,
+        });
+        dst
     }
 
     pub fn const_val(&mut self, v: CVal) -> Val {
@@ -1334,8 +1366,15 @@ impl<'p, 'a> FnLower<'p, 'a> {
             let (rb, tb, _) = self.rvalue(b)?;
             let t = if ta.is_vector() {
                 ta.clone()
-            } else {
+            } else if tb.is_vector() {
                 tb.clone()
+            } else {
+                // Scalar operands widen to the condition's lane count.
+                let s = common_scalar(
+                    ta.elem().unwrap_or(Scalar::I32),
+                    tb.elem().unwrap_or(Scalar::I32),
+                );
+                Type::Vector(s, n)
             };
             if t.lanes() != n {
                 return Err(self.error(
@@ -1498,17 +1537,11 @@ impl<'p, 'a> FnLower<'p, 'a> {
             return Err(self.error(loc, "subscript of pointer to void"));
         }
         let scale = self.p.size_of(&p.ty);
-        let dst = self.alloc(1);
-        if let Some(k) = self.p.const_int(i) {
-            self.emit(Inst::PtrAdd {
-                dst,
-                base: pr,
-                index: None,
-                scale: 1,
-                disp: (k as i64).wrapping_mul(scale as i64),
-            });
+        let dst = if let Some(k) = self.p.const_int(i) {
+            self.ptr_disp(pr, (k as i64).wrapping_mul(scale as i64))
         } else {
             let idx = self.convert_scalar(ir, is, Scalar::I64, 1);
+            let dst = self.alloc(1);
             self.emit(Inst::PtrAdd {
                 dst,
                 base: pr,
@@ -1516,7 +1549,8 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 scale,
                 disp: 0,
             });
-        }
+            dst
+        };
         Ok(Val::Mem {
             addr: dst,
             ty: p.ty,
@@ -1603,14 +1637,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
             let n = def.name.clone();
             return Err(self.error(loc, format!("no member named '{name}' in '{n}'")));
         };
-        let dst = self.alloc(1);
-        self.emit(Inst::PtrAdd {
-            dst,
-            base: addr,
-            index: None,
-            scale: 1,
-            disp: f.offset as i64,
-        });
+        let dst = self.ptr_disp(addr, f.offset as i64);
         let target = if prov.target.is_empty() {
             String::new()
         } else {

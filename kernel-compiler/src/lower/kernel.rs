@@ -269,6 +269,14 @@ fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg
             let reg = fl.alloc(vt.lanes);
             let size = fl.p.size_of(&ty);
             bind_value(fl, &name, reg, &ty, None);
+            if prm.spec.quals.is_const {
+                if let Some(super::func::Var {
+                    val: Val::RegVar { is_const, .. },
+                }) = fl.scopes.last_mut().and_then(|sc| sc.get_mut(&name))
+                {
+                    *is_const = true;
+                }
+            }
             Some(KernelArg {
                 name,
                 type_name,

@@ -290,7 +290,9 @@ pub(crate) fn addr_taken(b: &Block) -> HashSet<String> {
             let mut base = inner.as_ref();
             loop {
                 match &base.kind {
-                    ExprKind::Member(b, _, false) | ExprKind::Index(b, _) => base = b,
+                    // `&p[i]` does not take the address of a pointer `p`; arrays and
+                    // structs live in memory anyway.
+                    ExprKind::Member(b, _, false) => base = b,
                     ExprKind::Ident(n) => {
                         out.insert(n.clone());
                         break;
@@ -410,6 +412,14 @@ impl Program<'_> {
             .find_map(|s| s.tags.get(key).copied())
     }
     pub(crate) fn declare_typedef(&mut self, name: &str, ty: Type) {
+        // `typedef struct { ... } name;` gives the anonymous record its name.
+        if let Type::Record(id) = &ty {
+            if let Some(def) = self.recs.defs.get_mut(id.0 as usize) {
+                if def.name.ends_with("<anonymous>") {
+                    def.name = name.to_string();
+                }
+            }
+        }
         if let Some(s) = self.tscopes.last_mut() {
             s.typedefs.insert(name.to_string(), ty);
         }
@@ -875,15 +885,9 @@ impl Program<'_> {
             return attrs::VarAttrs::default();
         }
         let attrs = decl.attrs.clone();
-        let mut consts: Vec<Option<i128>> = vec![];
-        for a in &attrs {
-            for e in &a.args {
-                consts.push(self.const_int(e));
-            }
-        }
-        let mut it = consts.into_iter();
+        let by_ptr = self.attr_consts(&attrs);
         let mut eval = |e: &Expr, dg: &mut Diagnostics| -> Option<i128> {
-            let v = it.next().flatten();
+            let v = by_ptr.get(&(e as *const Expr)).copied().flatten();
             if v.is_none() {
                 dg.error(e.loc, "attribute argument is not an integer constant");
             }
@@ -895,27 +899,24 @@ impl Program<'_> {
         va
     }
 
-    /// Evaluates attribute arguments in order and runs a checker over them.
+    /// The integer value of every attribute argument (by node address), for the checkers.
+    fn attr_consts(&mut self, list: &[Attribute]) -> HashMap<*const Expr, Option<i128>> {
+        let mut by_ptr = HashMap::new();
+        for a in list {
+            for e in &a.args {
+                let v = match (&e.kind, a.name.as_str()) {
+                    (_, "vec_type_hint") | (ExprKind::Str(_), _) => Some(0),
+                    _ => self.const_int(e),
+                };
+                by_ptr.insert(e as *const Expr, v);
+            }
+        }
+        by_ptr
+    }
+
+    /// Evaluates attribute arguments and runs the kernel attribute checker over them.
     pub(crate) fn kernel_attrs(&mut self, attrs_list: &[Attribute]) -> ir::KernelAttrs {
-        let mut consts: Vec<Option<i128>> = vec![];
-        for a in attrs_list {
-            for e in &a.args {
-                consts.push(if a.name == "vec_type_hint" {
-                    Some(0)
-                } else {
-                    self.const_int(e)
-                });
-            }
-        }
-        // The checker asks for arguments in order; hand them out per attribute.
-        let mut by_ptr: HashMap<*const Expr, Option<i128>> = HashMap::new();
-        let mut i = 0;
-        for a in attrs_list {
-            for e in &a.args {
-                by_ptr.insert(e as *const Expr, consts[i]);
-                i += 1;
-            }
-        }
+        let by_ptr = self.attr_consts(attrs_list);
         let mut eval = |e: &Expr, dg: &mut Diagnostics| -> Option<i128> {
             let v = by_ptr.get(&(e as *const Expr)).copied().flatten();
             if v.is_none() {
@@ -965,16 +966,10 @@ impl Program<'_> {
         }
         let mut attrs_all = d.spec.attrs.clone();
         attrs_all.extend(decl.attrs.iter().cloned());
-        let mut consts = vec![];
-        for a in &attrs_all {
-            for e in &a.args {
-                consts.push(self.const_int(e));
-            }
-        }
-        let mut it = consts.into_iter();
+        let by_ptr = self.attr_consts(&attrs_all);
         let mut eval = |e: &Expr, dg: &mut Diagnostics| -> Option<i128> {
-            let v = it.next().flatten();
-            if v.is_none() && !matches!(e.kind, ExprKind::Str(_)) {
+            let v = by_ptr.get(&(e as *const Expr)).copied().flatten();
+            if v.is_none() {
                 dg.error(e.loc, "attribute argument is not an integer constant");
             }
             v

@@ -26,7 +26,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
         match &s.kind {
             StmtKind::Empty => {}
             StmtKind::Expr(e) => {
-                self.expr(e)?;
+                self.expr_discard(e)?;
             }
             StmtKind::Decl(d) => self.local_decl(d)?,
             StmtKind::Block(b) => {
@@ -189,6 +189,33 @@ impl<'p, 'a> FnLower<'p, 'a> {
         Ok(())
     }
 
+    /// Evaluates an expression for its side effects only (`i++` as a statement needs no copy
+    /// of the old value).
+    pub fn expr_discard(&mut self, e: &Expr) -> LResult<()> {
+        match &e.kind {
+            ExprKind::Unary(op @ (UnaryOp::PostInc | UnaryOp::PostDec), a) => {
+                let pre = if *op == UnaryOp::PostInc {
+                    UnaryOp::PreInc
+                } else {
+                    UnaryOp::PreDec
+                };
+                let e2 = Expr {
+                    kind: ExprKind::Unary(pre, a.clone()),
+                    loc: e.loc,
+                };
+                self.expr(&e2)?;
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr_discard(a)?;
+                self.expr_discard(b)?;
+            }
+            _ => {
+                self.expr(e)?;
+            }
+        }
+        Ok(())
+    }
+
     /// A block for the code after a loop (belongs to the enclosing loop).
     fn exit_block(&mut self) -> BlockId {
         let inner = self.loop_stack.pop();
@@ -249,7 +276,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
         self.switch_to(latch);
         if let Some(st) = step {
             self.loc = st.loc;
-            let _ = self.expr(st);
+            let _ = self.expr_discard(st);
         }
         self.jump(header);
         self.close_loop();
@@ -725,6 +752,8 @@ impl<'p, 'a> FnLower<'p, 'a> {
                             ));
                         };
                         let reg = self.alloc(vt.lanes);
+                        // In scope (and declared even if its initializer has errors).
+                        self.declare_reg_var(&name, reg, &t, is_const, None, vt);
                         let mut prov = None;
                         if let Some(init) = &id.init {
                             let e = match init {
@@ -739,7 +768,6 @@ impl<'p, 'a> FnLower<'p, 'a> {
                                             src: r,
                                             lanes: vt.lanes,
                                         });
-                                        self.declare_reg_var(&name, reg, &t, is_const, None, vt);
                                         continue;
                                     }
                                 },
@@ -764,7 +792,18 @@ impl<'p, 'a> FnLower<'p, 'a> {
                                 }
                             }
                         }
-                        self.declare_reg_var(&name, reg, &t, is_const, prov, vt);
+                        if prov.is_some() {
+                            self.declare(
+                                &name,
+                                Val::RegVar {
+                                    reg,
+                                    ty: t.clone(),
+                                    is_const,
+                                    name: name.clone(),
+                                    prov,
+                                },
+                            );
+                        }
                     }
                 }
             }
@@ -883,14 +922,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
             store_site: None,
         });
         for leaf in runtime {
-            let a = self.alloc(1);
-            self.emit(Inst::PtrAdd {
-                dst: a,
-                base: addr,
-                index: None,
-                scale: 1,
-                disp: leaf.offset as i64,
-            });
+            let a = self.ptr_disp(addr, leaf.offset as i64);
             let part = Val::Mem {
                 addr: a,
                 ty: leaf.ty.clone(),

@@ -268,6 +268,25 @@ impl Parser<'_> {
             any = true;
             self.bump();
         }
+        let c_int_words = signed || unsigned || short || long > 0 || int || char;
+        if base.is_none() && !c_int_words {
+            // `__global flaot *p`: an unknown name where the type should be. Report it and go
+            // on as if it were `int` so that one typo gives one error.
+            if let Some(name) = self.ident().map(str::to_string) {
+                let follows = matches!(
+                    self.peek_at(1),
+                    TokenKind::Ident(_) | TokenKind::Punct(Punct::Star)
+                );
+                if follows || any {
+                    let loc = self.loc();
+                    self.bump();
+                    self.diags.error(loc, format!("unknown type name '{name}'"));
+                    base = Some(TypeSpec::Named("int".into()));
+                    spec.spelled = name;
+                    any = true;
+                }
+            }
+        }
         if !any {
             return Err(self.error_here(format!("expected a type, found {}", self.describe())));
         }
@@ -353,6 +372,16 @@ impl Parser<'_> {
                 if self.eat(Punct::LParen) {
                     while !self.is_punct(Punct::RParen) {
                         // Type arguments (vec_type_hint(float4)) are kept as identifiers.
+                        if self.starts_type_name() && self.is_punct_at(1, Punct::RParen) {
+                            let loc = self.loc();
+                            let name = self.ident().unwrap_or_default().to_string();
+                            self.bump();
+                            args.push(Expr {
+                                kind: ExprKind::Ident(name),
+                                loc,
+                            });
+                            break;
+                        }
                         args.push(self.assign_expr()?);
                         if !self.eat(Punct::Comma) {
                             break;

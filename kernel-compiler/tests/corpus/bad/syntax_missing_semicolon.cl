@@ -1,0 +1,4 @@
+__kernel void k(__global int *a) {
+    int x = a[0]
+    a[1] = x;
+}

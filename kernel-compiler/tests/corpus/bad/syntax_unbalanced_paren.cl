@@ -1,0 +1,3 @@
+__kernel void k(__global int *a) {
+    a[0] = (a[1] + 2;
+}

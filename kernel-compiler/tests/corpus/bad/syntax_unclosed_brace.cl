@@ -1,0 +1,4 @@
+__kernel void k(__global int *a) {
+    if (a[0]) {
+        a[1] = 2;
+}
