@@ -77,6 +77,9 @@ fn accumulate(mb: &mut ModB) -> u32 {
         const_trip_count: None,
     });
     f.blocks[header.0 as usize].loop_header = Some(LoopId(0));
+    for blk in [header, body] {
+        f.blocks[blk.0 as usize].in_loop = Some(LoopId(0));
+    }
     mb.kernel(f)
 }
 

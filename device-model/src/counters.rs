@@ -31,19 +31,22 @@ pub mod field {
     pub const COUNT: usize = 8;
 }
 
-/// One writer's counters: `sites * field::COUNT` site fields then one iteration count per loop.
+/// One writer's counters: `sites * field::COUNT` site fields, then per loop its header visits,
+/// then per loop its entries from outside.
 pub struct CounterBlock {
     data: Box<[AtomicU64]>,
     nsites: usize,
+    nloops: usize,
 }
 
 impl CounterBlock {
     /// A zeroed block for `nsites` sites and `nloops` loops.
     pub fn new(nsites: usize, nloops: usize) -> Self {
-        let n = nsites * field::COUNT + nloops;
+        let n = nsites * field::COUNT + 2 * nloops;
         CounterBlock {
             data: (0..n).map(|_| AtomicU64::new(0)).collect(),
             nsites,
+            nloops,
         }
     }
 
@@ -55,11 +58,21 @@ impl CounterBlock {
         }
     }
 
-    /// Counts one iteration of loop `l`.
+    /// Counts one visit of the header of loop `l`.
     #[inline(always)]
     pub fn add_loop(&self, l: usize) {
         if let Some(c) = self.data.get(self.nsites * field::COUNT + l) {
             c.store(c.load(Relaxed).wrapping_add(1), Relaxed);
+        }
+    }
+
+    /// Counts one entry into loop `l` from outside it.
+    #[inline(always)]
+    pub fn add_loop_entry(&self, l: usize) {
+        if l < self.nloops {
+            if let Some(c) = self.data.get(self.nsites * field::COUNT + self.nloops + l) {
+                c.store(c.load(Relaxed).wrapping_add(1), Relaxed);
+            }
         }
     }
 
@@ -95,7 +108,8 @@ impl CounterBlock {
             .collect();
         Counters {
             sites,
-            loop_iterations: v[split..].to_vec(),
+            loop_iterations: v[split..split + self.nloops].to_vec(),
+            loop_entries: v[split + self.nloops..].to_vec(),
         }
     }
 }
@@ -114,10 +128,24 @@ pub struct SiteCounts {
 
 /// A snapshot of counters: per site of the module (indexed by `SiteId`) and per loop of the
 /// kernel (indexed by `LoopId`).
+///
+/// `loop_iterations[l]` counts visits of the loop's header block (each test of a `for`/`while`
+/// condition, each start of a `do` body); `loop_entries[l]` counts entries into the loop from
+/// outside. Back-edges taken = visits - entries: a `for (i = 0; i < n; i++)` loop entered once
+/// has n + 1 visits, 1 entry, n back-edges = n iterations of its body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     pub sites: Vec<SiteCounts>,
     pub loop_iterations: Vec<u64>,
+    pub loop_entries: Vec<u64>,
+}
+
+impl Counters {
+    /// Back-edges taken in loop `l` (body iterations of a `for`/`while` loop).
+    pub fn loop_back_edges(&self, l: usize) -> u64 {
+        let v = self.loop_iterations.get(l).copied().unwrap_or(0);
+        v.saturating_sub(self.loop_entries.get(l).copied().unwrap_or(0))
+    }
 }
 
 #[cfg(test)]
@@ -132,11 +160,15 @@ mod tests {
         b.add_site(1, field::FIRES, 4);
         b.add_site(0, field::BYTES, 8);
         b.add_loop(0);
+        b.add_loop(0);
+        b.add_loop_entry(0);
         a.merge_from(&b);
         let s = a.snapshot();
         assert_eq!(s.sites[1].fires, 7);
         assert_eq!(s.sites[0].bytes, 8);
-        assert_eq!(s.loop_iterations, vec![1]);
+        assert_eq!(s.loop_iterations, vec![2]);
+        assert_eq!(s.loop_entries, vec![1]);
+        assert_eq!(s.loop_back_edges(0), 1);
         a.add_site(9, field::FIRES, 1); // out of range: ignored
         a.clear();
         assert_eq!(a.snapshot().sites[1].fires, 0);

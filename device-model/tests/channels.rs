@@ -39,6 +39,11 @@ fn counted_loop(b: &mut FnB, n: Reg, body: impl FnOnce(&mut FnB, Reg)) {
         const_trip_count: None,
     });
     b.f.blocks[header.0 as usize].loop_header = Some(id);
+    for (k, blk) in b.f.blocks.iter_mut().enumerate() {
+        if k >= header.0 as usize && k != exit.0 as usize {
+            blk.in_loop = Some(id);
+        }
+    }
 }
 
 fn frame_slot(b: &mut FnB) -> Reg {

@@ -254,6 +254,9 @@ fn reduction_kernel(mb: &mut ModB, l: u32, local_arg: bool) -> u32 {
         const_trip_count: None,
     });
     f.blocks[header.0 as usize].loop_header = Some(LoopId(0));
+    for blk in [header, body, add, sync] {
+        f.blocks[blk.0 as usize].in_loop = Some(LoopId(0));
+    }
     mb.kernel(f)
 }
 
@@ -282,6 +285,8 @@ fn barrier_local_memory_reduction() {
             }
             // 7 loop header entries (strides 32..1 plus the exit test) per work-item
             assert_eq!(r.counters.loop_iterations, vec![7 * n as u64]);
+            assert_eq!(r.counters.loop_entries, vec![n as u64]);
+            assert_eq!(r.counters.loop_back_edges(0), 6 * n as u64);
         }
     }
 }
@@ -790,6 +795,9 @@ fn single_work_item_loop_and_struct_argument() {
         const_trip_count: None,
     });
     f.blocks[header.0 as usize].loop_header = Some(LoopId(0));
+    for blk in [header, body] {
+        f.blocks[blk.0 as usize].in_loop = Some(LoopId(0));
+    }
     let k = mb.kernel(f);
     let (inst, _) = mb.instance(2);
     let data: Vec<f32> = (0..100).map(|i| i as f32).collect();
@@ -813,4 +821,6 @@ fn single_work_item_loop_and_struct_argument() {
     }
     assert_eq!(read_vec::<f32>(&mo, 1)[0], expect);
     assert_eq!(r.counters.loop_iterations, vec![61]);
+    assert_eq!(r.counters.loop_entries, vec![1]);
+    assert_eq!(r.counters.loop_back_edges(0), 60);
 }

@@ -448,3 +448,52 @@ __kernel void nb_consumer(__global int *out, __global int *misses, int n) {
         "the consumer started first and must have missed"
     );
 }
+
+#[test]
+fn loop_counters_for_nested_loops_from_source() {
+    let src = r#"
+__kernel void nest(__global int *out, int n, int m) {
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < m) { s += i * j; j++; }
+        do { s ^= 1; } while (s < 0);
+    }
+    out[0] = s;
+}
+"#;
+    let (inst, _) = instance(src, 1);
+    let m = buf(&[0i32; 1]);
+    let k = kidx(&inst, "nest");
+    let f = &inst.module().kernels[k as usize];
+    assert_eq!(f.loops.len(), 3);
+    let r = inst
+        .run(&LaunchSpec::task(
+            k,
+            vec![
+                ArgBinding::buffer(&m),
+                ArgBinding::Value(5i32.to_le_bytes().to_vec()),
+                ArgBinding::Value(3i32.to_le_bytes().to_vec()),
+            ],
+        ))
+        .unwrap();
+    let c = &r.counters;
+    // outer for: 6 header visits, entered once; inner while: entered 5 times, 4 visits each;
+    // do-while: entered 5 times, its body header visited once per entry.
+    let by_parent = |parent: Option<u32>| {
+        f.loops
+            .iter()
+            .filter(move |l| l.parent.map(|p| p.0) == parent)
+            .map(|l| l.id.0 as usize)
+    };
+    let outer = by_parent(None).next().unwrap();
+    assert_eq!((c.loop_iterations[outer], c.loop_entries[outer]), (6, 1));
+    let inner: Vec<usize> = by_parent(Some(outer as u32)).collect();
+    assert_eq!(inner.len(), 2);
+    let mut got: Vec<(u64, u64)> = inner
+        .iter()
+        .map(|&l| (c.loop_iterations[l], c.loop_entries[l]))
+        .collect();
+    got.sort();
+    assert_eq!(got, vec![(5, 5), (20, 5)]);
+}

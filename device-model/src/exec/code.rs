@@ -26,6 +26,8 @@ pub enum Op {
     Unreachable,
     /// Entry into a loop header: counts one iteration of loop `.0`.
     LoopHead(u32),
+    /// Entry into loop `.0` from outside it (on the edge into its header).
+    LoopEnter(u32),
     Const {
         d: u32,
         v: u64,

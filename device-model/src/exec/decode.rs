@@ -1039,6 +1039,34 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
         }
     }
     let (dead, reads) = dead_code(&dec);
+    // Loop entry counting: an edge into a loop header from a block outside that loop counts
+    // an entry. Unconditional jumps count inline; branch edges go through a stub.
+    let in_loop = |b: usize, l: ir::LoopId| -> bool {
+        let mut cur = f.blocks[b].in_loop;
+        let mut guard = 0;
+        while let Some(c) = cur {
+            if c == l {
+                return true;
+            }
+            cur = f.loops.get(c.0 as usize).and_then(|x| x.parent);
+            guard += 1;
+            if guard > f.loops.len() {
+                break;
+            }
+        }
+        false
+    };
+    let entry_of = |from: usize, to: ir::BlockId| -> Option<u32> {
+        let l = f.blocks.get(to.0 as usize)?.loop_header?;
+        (!in_loop(from, l) && (l.0 as usize) < f.loops.len()).then_some(l.0)
+    };
+    // stubs: (loop, header block); branch targets >= nblocks name stubs.
+    let mut stubs: Vec<(u32, u32)> = Vec::new();
+    if let Some(l) = f.blocks[0].loop_header {
+        if (l.0 as usize) < f.loops.len() {
+            dec.push(Op::LoopEnter(l.0), f.loc);
+        }
+    }
     let mut block_start = Vec::with_capacity(f.blocks.len());
     for (bi, b) in f.blocks.iter().enumerate() {
         block_start.push(dec.code.ops.len() as u32);
@@ -1079,14 +1107,29 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
             }
         };
         let this = block_start.len() as u32 - 1;
+        if let Terminator::Jump(t) = &b.term {
+            if let Some(l) = entry_of(bi, *t) {
+                dec.push(Op::LoopEnter(l), b.term_loc);
+            }
+        }
+        let mut edge = |t: ir::BlockId| -> Result<u32, DecodeError> {
+            let id = chk(t)?;
+            Ok(match entry_of(bi, t) {
+                Some(l) => {
+                    stubs.push((l, id));
+                    nblocks + stubs.len() as u32 - 1
+                }
+                None => id,
+            })
+        };
         let op = match &b.term {
             // Falling through to the next block needs no op.
             Terminator::Jump(t) if chk(*t)? == this + 1 => continue,
             Terminator::Jump(t) => Op::Jump(chk(*t)?),
             Terminator::Branch { cond, then, els } => Op::Br {
                 c: dec.reg(*cond, 1)?,
-                t: chk(*then)?,
-                f: chk(*els)?,
+                t: edge(*then)?,
+                f: edge(*els)?,
             },
             Terminator::Switch {
                 value,
@@ -1115,14 +1158,28 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
         }
         dec.push(op, b.term_loc);
     }
+    // Loop-entry stubs after all blocks.
+    let mut stub_start = Vec::with_capacity(stubs.len());
+    for &(l, header) in &stubs {
+        stub_start.push(dec.code.ops.len() as u32);
+        dec.push(Op::LoopEnter(l), f.loc);
+        dec.push(Op::Jump(block_start[header as usize]), f.loc);
+    }
+    let target = |t: u32| -> u32 {
+        if t < nblocks {
+            block_start[t as usize]
+        } else {
+            stub_start[(t - nblocks) as usize]
+        }
+    };
     // Resolve block ids to op indices.
     for &i in &dec.fixups {
         dec.code.ops[i] = match dec.code.ops[i] {
-            Op::Jump(t) => Op::Jump(block_start[t as usize]),
+            Op::Jump(t) => Op::Jump(target(t)),
             Op::Br { c, t, f } => Op::Br {
                 c,
-                t: block_start[t as usize],
-                f: block_start[f as usize],
+                t: target(t),
+                f: target(f),
             },
             o => o,
         };

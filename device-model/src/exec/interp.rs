@@ -319,6 +319,7 @@ impl Machine<'_> {
                 Op::Jump(t) => p = t as usize,
                 Op::Br { c, t, f } => p = if regs[c as usize] != 0 { t } else { f } as usize,
                 Op::LoopHead(l) => self.counters.add_loop(l as usize),
+                Op::LoopEnter(l) => self.counters.add_loop_entry(l as usize),
                 Op::Const { d, v } => regs[d as usize] = v,
                 Op::Mov1 { d, s } => regs[d as usize] = regs[s as usize],
                 Op::ConvInt { k, d, s } => regs[d as usize] = norm(k, regs[s as usize]),
