@@ -105,6 +105,19 @@ fn main() {
         "CPU time of the read (all threads): {cpu:.2} s; peak RSS (VmHWM) after reading: {} MiB",
         peak_rss_kib().unwrap_or(0) / 1024
     );
+    if std::env::var_os("GEN_AND_READ_EXPORTS").is_some() {
+        use fpgacl_profile_format::exports::*;
+        let sink = || std::io::BufWriter::new(std::io::sink());
+        let t = Instant::now();
+        let json = write_json(&profile, sink());
+        println!("JSON export: {:.2?} ({json:?})", t.elapsed());
+        let t = Instant::now();
+        let text = write_intel_text(&profile, sink());
+        println!("Intel text export: {:.2?} ({text:?})", t.elapsed());
+        let t = Instant::now();
+        let trace = write_chrome_trace(&profile, sink());
+        println!("Chrome trace export: {:.2?} ({trace:?})", t.elapsed());
+    }
     if profile.records.len() as u64 != n {
         eprintln!("gen_and_read: expected {n} records");
         std::process::exit(1);
