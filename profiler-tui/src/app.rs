@@ -117,6 +117,8 @@ pub struct AutorunState {
     pub group: usize,
     /// Selected capture within the row.
     pub capture: usize,
+    /// Capture buttons drawn last: (area, group, capture position), for the mouse.
+    pub buttons: std::cell::RefCell<Vec<(Rect, usize, usize)>>,
 }
 
 /// State of the Compare tab.
@@ -891,6 +893,23 @@ impl App {
         }
         match self.current_tab() {
             Tab::Execution => self.on_mouse_exec(m),
+            Tab::Autorun => {
+                if let MouseEventKind::Down(MouseButton::Left) = m.kind {
+                    let hit = self.autorun.buttons.borrow().iter().find_map(|&(r, g, c)| {
+                        (m.column >= r.x
+                            && m.column < r.x + r.width
+                            && m.row >= r.y
+                            && m.row < r.y + r.height)
+                            .then_some((g, c))
+                    });
+                    if let Some((g, c)) = hit {
+                        self.autorun.group = g;
+                        self.autorun.capture = c;
+                        // A click on a button opens it, like the GUI's buttons.
+                        self.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+                    }
+                }
+            }
             Tab::Source if self.source.popup.is_none() => {
                 let area = self.source.area.get();
                 match m.kind {

@@ -319,6 +319,18 @@ fn every_size_draws_without_panic() {
     }
     let s = screen(&draw(&app, 40, 10));
     assert!(s.contains("Source Code"), "{s}");
+    // Compare mode has a fourth tab.
+    let mut app = App::compare(
+        ReportData::new("a", demo::demo_profile()),
+        ReportData::new("b", demo::demo_profile()),
+        Theme::colored(),
+    );
+    for tab in 0..4 {
+        app.tab = tab;
+        for &(w, h) in &sizes {
+            let _ = draw(&app, w, h);
+        }
+    }
 }
 
 #[test]
@@ -526,4 +538,25 @@ fn unfinished_runs_show_their_latest_snapshot() {
     keys(&mut app, "G");
     let s = render(&app);
     assert!(s.contains("run #99 (unfinished: latest snapshot)"), "{s}");
+}
+
+#[test]
+fn clicking_a_capture_button_opens_it() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = app();
+    keys(&mut app, "3");
+    let buf = draw(&app, 120, 40);
+    let y = row_of(&buf, "[2.00ms]").unwrap();
+    let line = screen(&buf).lines().nth(y as usize).unwrap().to_string();
+    let x = line.find("[2.00ms]").unwrap() as u16 + 2;
+    app.on_mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: x,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(app.current_tab(), Tab::Source);
+    assert_eq!(app.source.scope, Scope::Capture(1));
+    let s = render(&app);
+    assert!(s.contains("autorun capture of streamer at 2.00ms"), "{s}");
 }

@@ -46,7 +46,17 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     ))];
     let h = table.height.saturating_sub(1) as usize;
     let first = app.autorun.group.saturating_sub(h.saturating_sub(1));
-    for (gi, g) in d.capture_groups.iter().enumerate().skip(first).take(h) {
+    let mut buttons = app.autorun.buttons.borrow_mut();
+    buttons.clear();
+    for (row, (gi, g)) in d
+        .capture_groups
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(h)
+        .enumerate()
+    {
+        let y = table.y + 1 + row as u16;
         let is_row = gi == app.autorun.group;
         let row_style = if is_row { t.cursor() } else { Style::new() };
         let mut spans = vec![Span::styled(
@@ -92,12 +102,26 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             } else {
                 t.label()
             };
+            let x = table.x as usize + fixed + used;
+            if x + l.len() <= (table.x + table.width) as usize {
+                buttons.push((
+                    Rect {
+                        x: x as u16,
+                        y,
+                        width: l.len() as u16,
+                        height: 1,
+                    },
+                    gi,
+                    i,
+                ));
+            }
             spans.push(Span::styled(l.clone(), style));
             spans.push(Span::raw(" "));
             used += l.len() + 1;
         }
         lines.push(Line::from(spans));
     }
+    drop(buttons);
     frame.render_widget(Paragraph::new(lines), table);
 
     if details_h == 0 {
@@ -141,7 +165,15 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             t.header(),
         )),
         Line::from(format!(
-            "{} access sites{}",
+            "counters {}; {} access sites{}",
+            match pos
+                .checked_sub(1)
+                .map(|p| d.captures[g.captures[p]].cleared)
+            {
+                Some(false) => "accumulated since the last capture that cleared them",
+                Some(true) => "since the previous capture (it cleared them)",
+                None => "since the kernel started",
+            },
             c.sites.len(),
             worst.map_or(String::new(), |(w, l)| format!(
                 "; highest stall {w:.1}% at line {l}"
