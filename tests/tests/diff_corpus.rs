@@ -1,0 +1,287 @@
+//! Issue 4: the differential test. Every kernel of the corpus
+//! (`host-examples/diff/*.cl` with its `.spec`) runs through the generic
+//! driver `diff_driver.c` on fpgacl and on PoCL (the reference, when
+//! installed); integer outputs must be bit-exact, float outputs within the
+//! OpenCL 1.2 ULP bounds (`fpgacl_tests::diff::Check`), and printf output
+//! identical. The same NDRange programs give identical outputs with
+//! `FPGACL_THREADS=1` and `FPGACL_THREADS=4`.
+//!
+//! The corpus itself is validated by running it on both references, PoCL
+//! and Oclgrind: they agree except where Oclgrind 21.10 deviates from the
+//! specification (listed below, each checked against the specification and
+//! by hand).
+
+use fpgacl_host_examples::{diff_cases, DiffCase};
+use fpgacl_tests::diff::{compare_runs, run_case, DiffOutput, DiffRun};
+use fpgacl_tests::Implementation;
+
+/// Buffers (case, kernel argument index) where Oclgrind 21.10 is wrong.
+const OCLGRIND_DEVIATIONS: &[(&str, u32, &str)] = &[
+    (
+        "math_round",
+        7,
+        "fract(+-inf) returns 0x1.fffffep-1 instead of +-0 (spec 7.5.1)",
+    ),
+    (
+        "int_mul",
+        7,
+        "mad_sat on long does not saturate the full 128-bit a*b+c",
+    ),
+    (
+        "int_minmax",
+        4,
+        "int4 clamp/min/max with scalar or literal-vector bounds give wrong lanes",
+    ),
+    (
+        "convert_sat_round",
+        1,
+        "convert_int_rtn/_rtp round negative halves the wrong way; _sat of NaN is not 0",
+    ),
+    ("convert_sat_round", 2, "convert_char_sat* of NaN is not 0"),
+    ("convert_sat_round", 4, "convert_short_sat* of NaN is not 0"),
+    ("convert_sat_round", 6, "convert_long_sat* of NaN is not 0"),
+];
+
+/// Run on PoCL, or `None` (with a message) when PoCL is not installed.
+fn reference(case: &DiffCase) -> Option<DiffRun> {
+    if let Err(why) = Implementation::Pocl.vendors() {
+        eprintln!("SKIP {}: no reference: {why}", case.name);
+        return None;
+    }
+    match run_case(case, Implementation::Pocl, &[]) {
+        Ok(run) => Some(run),
+        Err(e) => panic!(
+            "the reference PoCL cannot run corpus case {}:\n{e}",
+            case.name
+        ),
+    }
+}
+
+/// fpgacl's outputs for `name` equal PoCL's within the rules.
+fn fpgacl_matches_pocl(name: &str) {
+    let case = DiffCase::named(name);
+    assert!(case.source.is_file(), "no corpus kernel {name}");
+    let Some(reference) = reference(&case) else {
+        return;
+    };
+    let actual = run_case(&case, Implementation::Fpgacl, &[])
+        .unwrap_or_else(|e| panic!("fpgacl cannot run corpus case {name}:\n{e}"));
+    if let Err(report) = compare_runs(name, ("pocl", &reference), ("fpgacl", &actual)) {
+        panic!("{report}");
+    }
+}
+
+/// fpgacl gives identical outputs (every bit, and printf) with 1 and 4 worker threads.
+fn fpgacl_threads_agree(name: &str) {
+    let case = DiffCase::named(name);
+    assert!(!case.is_task(), "{name} is a task: not an NDRange program");
+    let one = run_case(&case, Implementation::Fpgacl, &[("FPGACL_THREADS", "1")])
+        .unwrap_or_else(|e| panic!("fpgacl (FPGACL_THREADS=1) cannot run {name}:\n{e}"));
+    let four = run_case(&case, Implementation::Fpgacl, &[("FPGACL_THREADS", "4")])
+        .unwrap_or_else(|e| panic!("fpgacl (FPGACL_THREADS=4) cannot run {name}:\n{e}"));
+    assert_eq!(
+        one.stdout, four.stdout,
+        "{name}: printf output differs between 1 and 4 threads"
+    );
+    if one.output != four.output {
+        let mut exact = one.output.clone();
+        for b in &mut exact.buffers {
+            b.check = "exact".into();
+        }
+        let mut exact4 = four.output.clone();
+        for b in &mut exact4.buffers {
+            b.check = "exact".into();
+        }
+        let c = fpgacl_tests::diff::compare(&exact, &exact4);
+        panic!(
+            "{name}: outputs differ between FPGACL_THREADS=1 and 4:\n{}",
+            c.report
+        );
+    }
+}
+
+macro_rules! corpus {
+    ($($name:ident),* $(,)?) => {
+        mod fpgacl_vs_pocl {
+            $(
+                #[test]
+                fn $name() {
+                    super::fpgacl_matches_pocl(stringify!($name));
+                }
+            )*
+        }
+
+        /// Every corpus file has a test above, and every test a corpus file.
+        #[test]
+        fn every_corpus_case_is_tested() {
+            let listed = [$(stringify!($name)),*];
+            let cases: Vec<String> = diff_cases().into_iter().map(|c| c.name).collect();
+            for c in &cases {
+                assert!(listed.contains(&c.as_str()), "corpus case {c} is not in diff_corpus.rs");
+            }
+            for l in listed {
+                assert!(cases.iter().any(|c| c == l), "{l} is listed but has no corpus file");
+            }
+            assert!(cases.len() >= 40, "the corpus must hold at least 40 kernels");
+        }
+    };
+}
+
+corpus!(
+    as_type,
+    async_copy,
+    atomics_global,
+    atomics_local,
+    barrier_global,
+    cf_loops,
+    cf_switch,
+    cf_ternary_if,
+    common_fns,
+    constant_tables,
+    convert_sat_round,
+    convert_to_float,
+    geometric,
+    half_conv,
+    helper_functions,
+    implicit_conv,
+    int_bits,
+    int_edge,
+    int_long,
+    int_minmax,
+    int_mul,
+    int_sat,
+    local_reduce,
+    local_scan,
+    local_transpose,
+    math_erf_gamma,
+    math_exp_log,
+    math_hyper,
+    math_inv_trig,
+    math_misc,
+    math_native_half,
+    math_pow,
+    math_round,
+    math_sqrt_div,
+    math_trig,
+    math_vector,
+    printf_ndrange,
+    printf_task,
+    private_arrays,
+    relational,
+    select_bits,
+    small_int_vec,
+    structs,
+    task_accumulate,
+    vec3,
+    vec8_16,
+    vec_int_ops,
+    vec_swizzle,
+    vload_vstore,
+    work_item_fns,
+);
+
+macro_rules! threads {
+    ($($name:ident),* $(,)?) => {
+        mod fpgacl_threads_1_vs_4 {
+            $(
+                #[test]
+                fn $name() {
+                    super::fpgacl_threads_agree(stringify!($name));
+                }
+            )*
+        }
+    };
+}
+
+// NDRange programs with many work-groups (so 4 workers really share them):
+// atomics, local memory and barriers, float math, printf, 3-D ids.
+threads!(
+    atomics_global,
+    atomics_local,
+    local_reduce,
+    local_scan,
+    local_transpose,
+    barrier_global,
+    math_trig,
+    int_edge,
+    cf_loops,
+    work_item_fns,
+    printf_ndrange,
+    async_copy,
+);
+
+/// Drop the buffers listed in [`OCLGRIND_DEVIATIONS`] for `case` from both outputs.
+fn without_known_deviations(case: &str, out: &DiffOutput) -> DiffOutput {
+    let mut out = out.clone();
+    out.buffers.retain(|b| {
+        !OCLGRIND_DEVIATIONS
+            .iter()
+            .any(|(c, arg, _)| *c == case && *arg == b.arg)
+    });
+    out
+}
+
+/// The corpus is sound: PoCL and Oclgrind, two independent implementations,
+/// run every kernel and agree within the same rules (minus Oclgrind's
+/// listed deviations, which must still be real differences).
+#[test]
+fn corpus_agrees_between_pocl_and_oclgrind() {
+    for imp in [Implementation::Pocl, Implementation::Oclgrind] {
+        if let Err(why) = imp.vendors() {
+            eprintln!("SKIP corpus validation: {why}");
+            return;
+        }
+    }
+    let mut failures = Vec::new();
+    let mut compared = 0usize;
+    for case in diff_cases() {
+        let runs = (
+            run_case(&case, Implementation::Pocl, &[]),
+            run_case(&case, Implementation::Oclgrind, &[]),
+        );
+        let (pocl, ogr) = match runs {
+            (Ok(p), Ok(o)) => (p, o),
+            (p, o) => {
+                for e in [p.err(), o.err()].into_iter().flatten() {
+                    failures.push(e);
+                }
+                continue;
+            }
+        };
+        for (c, arg, why) in OCLGRIND_DEVIATIONS.iter().filter(|d| d.0 == case.name) {
+            let keep = |o: &DiffOutput| DiffOutput {
+                kernel: o.kernel.clone(),
+                buffers: o
+                    .buffers
+                    .iter()
+                    .filter(|b| b.arg == *arg)
+                    .cloned()
+                    .collect(),
+            };
+            let diff = fpgacl_tests::diff::compare(&keep(&pocl.output), &keep(&ogr.output));
+            if diff.is_match() {
+                failures.push(format!(
+                    "{c} argument {arg}: listed as an Oclgrind deviation ({why}) but now agrees"
+                ));
+            }
+        }
+        let p = DiffRun {
+            output: without_known_deviations(&case.name, &pocl.output),
+            ..pocl
+        };
+        let o = DiffRun {
+            output: without_known_deviations(&case.name, &ogr.output),
+            ..ogr
+        };
+        match compare_runs(&case.name, ("pocl", &p), ("oclgrind", &o)) {
+            Ok(n) => compared += n,
+            Err(report) => failures.push(report),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "the corpus does not agree between PoCL and Oclgrind:\n{}",
+        failures.join("\n")
+    );
+    assert!(compared > 50_000, "only {compared} elements compared");
+}
