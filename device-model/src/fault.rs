@@ -87,6 +87,8 @@ pub enum FaultKind {
     Deadlock { fifo: String, write: bool },
     /// The program instance was shut down while the kernel ran.
     Shutdown,
+    /// The runtime asked the kernel to stop (`Activity::abort`).
+    Aborted,
     /// Control reached an `unreachable` point.
     Unreachable,
 }
@@ -181,6 +183,7 @@ impl fmt::Display for KernelFault {
                 if *write { "writing" } else { "reading" }
             ),
             FaultKind::Shutdown => write!(f, "stopped because its program was released"),
+            FaultKind::Aborted => write!(f, "stopped at the runtime's request"),
             FaultKind::Unreachable => write!(f, "reached unreachable code"),
         }
     }

@@ -616,7 +616,14 @@ fn run_kernel(
                 }
                 let o = local_bytes;
                 local_args.push((i as u32, o, *size as u64));
-                local_bytes = (o + *size as u64).next_multiple_of(16);
+                local_bytes = o
+                    .checked_add(*size as u64)
+                    .and_then(|e| e.checked_next_multiple_of(16))
+                    .filter(|&e| e <= inner.board.local_mem_bytes)
+                    .ok_or(LaunchError::LocalMemory {
+                        needed: o.saturating_add(*size as u64),
+                        limit: inner.board.local_mem_bytes,
+                    })?;
                 if let Some(s) = regs.get_mut(r) {
                     *s = local_ptr(o);
                 }

@@ -497,3 +497,44 @@ __kernel void nest(__global int *out, int n, int m) {
     got.sort();
     assert_eq!(got, vec![(5, 5), (20, 5)]);
 }
+
+#[test]
+fn endless_loop_can_be_aborted_and_shut_down() {
+    let src = r#"
+__kernel void spin(__global int *out) {
+    int i = 0;
+    while (out[0] == 0) { i++; }
+    out[1] = i;
+}
+"#;
+    let (inst, _) = instance(src, 2);
+    let inst = Arc::new(inst);
+    let m = buf(&[0i32; 2]);
+    let k = kidx(&inst, "spin");
+    let (i2, m2) = (inst.clone(), m.clone());
+    let t = std::thread::spawn(move || i2.run(&LaunchSpec::task(k, vec![ArgBinding::buffer(&m2)])));
+    let act = inst.activity().clone();
+    let t0 = std::time::Instant::now();
+    let id = loop {
+        if let Some(kr) = act.report().kernels.first() {
+            break kr.id;
+        }
+        assert!(t0.elapsed().as_secs() < 5);
+        std::thread::yield_now();
+    };
+    // running, not blocked: a deadlock abort does not touch it, an explicit abort does
+    assert!(act.abort_blocked().is_empty());
+    assert!(act.abort(id));
+    match t.join().unwrap() {
+        Err(RunError::Fault(f)) => assert_eq!(f.kind, FaultKind::Aborted),
+        r => panic!("{r:?}"),
+    }
+    let (i2, m2) = (inst.clone(), m.clone());
+    let t = std::thread::spawn(move || i2.run(&LaunchSpec::task(k, vec![ArgBinding::buffer(&m2)])));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    inst.shutdown();
+    match t.join().unwrap() {
+        Err(RunError::Fault(f)) => assert_eq!(f.kind, FaultKind::Shutdown),
+        r => panic!("{r:?}"),
+    }
+}

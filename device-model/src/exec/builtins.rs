@@ -382,7 +382,7 @@ fn int_lane(f: BuiltinFn, k: Scalar, dk: Scalar, vec: bool, a: u64, b: u64, c: u
             };
             norm(k, r)
         }
-        Upsample => norm(dk, (a << w) | (b & mask)),
+        Upsample => norm(dk, a.wrapping_shl(w) | (b & mask)),
         Min => {
             if y < x {
                 b

@@ -110,6 +110,7 @@ impl<'a> Worker<'a> {
                     Vec::new()
                 },
                 item: 0,
+                poll: super::interp::POLL_INTERVAL,
             },
             plan,
             regs: vec![0; ns * items],

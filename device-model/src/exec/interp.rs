@@ -90,7 +90,13 @@ pub struct Machine<'a> {
     pub printf: Vec<Vec<u8>>,
     /// Local linear id of the item being run.
     pub item: usize,
+    /// Loop header visits until the next check for shutdown / abort requests.
+    pub poll: u32,
 }
+
+/// Loop header visits between checks for shutdown or abort requests (so that a kernel stuck in
+/// an endless loop can still be stopped).
+pub const POLL_INTERVAL: u32 = 4096;
 
 fn region_of(r: u64) -> MemRegion {
     match r {
@@ -242,6 +248,18 @@ pub fn flt_bin(op: BinOp, k: Scalar, a: u64, b: u64) -> u64 {
 }
 
 impl Machine<'_> {
+    #[cold]
+    fn stop_requested(&self) -> Option<FaultKind> {
+        let env = self.fifo.as_ref()?;
+        if env.shutdown.load(std::sync::atomic::Ordering::Relaxed) {
+            Some(FaultKind::Shutdown)
+        } else if env.run.abort_requested() {
+            Some(FaultKind::Aborted)
+        } else {
+            None
+        }
+    }
+
     /// Resolves a pointer for an access of `size` bytes.
     #[inline(always)]
     fn resolve(&self, p: u64, size: u64, write: bool) -> Result<*mut u8, FaultKind> {
@@ -318,7 +336,16 @@ impl Machine<'_> {
             match op {
                 Op::Jump(t) => p = t as usize,
                 Op::Br { c, t, f } => p = if regs[c as usize] != 0 { t } else { f } as usize,
-                Op::LoopHead(l) => self.counters.add_loop(l as usize),
+                Op::LoopHead(l) => {
+                    self.counters.add_loop(l as usize);
+                    self.poll = self.poll.wrapping_sub(1);
+                    if self.poll == 0 {
+                        self.poll = POLL_INTERVAL;
+                        if let Some(kind) = self.stop_requested() {
+                            trap!(kind, NONE)
+                        }
+                    }
+                }
                 Op::LoopEnter(l) => self.counters.add_loop_entry(l as usize),
                 Op::Const { d, v } => regs[d as usize] = v,
                 Op::Mov1 { d, s } => regs[d as usize] = regs[s as usize],
@@ -871,9 +898,9 @@ impl Machine<'_> {
             |base: u64, off: u64| (base & !OFFSET_MASK) | (base.wrapping_add(off) & OFFSET_MASK);
         for i in 0..count {
             let (so, doff) = if c.to_local {
-                (i.wrapping_mul(stride).wrapping_mul(eb), i * eb)
+                (i.wrapping_mul(stride).wrapping_mul(eb), i.wrapping_mul(eb))
             } else {
-                (i * eb, i.wrapping_mul(stride).wrapping_mul(eb))
+                (i.wrapping_mul(eb), i.wrapping_mul(stride).wrapping_mul(eb))
             };
             let src = self.resolve(at(sv, so), eb, false)?;
             let dst = self.resolve(at(dv, doff), eb, true)?;
@@ -884,7 +911,7 @@ impl Machine<'_> {
             let g = if c.to_local { sv } else { dv };
             self.counters.add_site(c.site as usize, field::FIRES, count);
             self.counters
-                .add_site(c.site as usize, field::BYTES, count * eb);
+                .add_site(c.site as usize, field::BYTES, count.wrapping_mul(eb));
             if let Some(l) = self.last.get_mut(c.site as usize) {
                 *l = g;
             }

@@ -9,6 +9,10 @@
 use super::values::{float_val, int_val};
 use fpgacl_kernel_compiler::ir::{Scalar, ValTy};
 
+/// Widths and precisions are capped so that a kernel cannot make the host allocate without
+/// bound (C would print them; no real kernel needs more).
+const MAX_FIELD: usize = 4096;
+
 /// A malformed format string or a missing argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FormatError;
@@ -71,6 +75,7 @@ pub fn format(
                 .saturating_add((c - b'0') as usize);
             i += 1;
         }
+        s.width = s.width.min(MAX_FIELD);
         if fmt.get(i) == Some(&b'.') {
             i += 1;
             let mut p = 0usize;
@@ -78,14 +83,14 @@ pub fn format(
                 p = p.saturating_mul(10).saturating_add((c - b'0') as usize);
                 i += 1;
             }
-            s.prec = Some(p);
+            s.prec = Some(p.min(MAX_FIELD));
         }
         let mut vec_n = 0usize;
         if fmt.get(i) == Some(&b'v') {
             i += 1;
             let mut n = 0usize;
             while let Some(&c) = fmt.get(i).filter(|c| c.is_ascii_digit()) {
-                n = n * 10 + (c - b'0') as usize;
+                n = n.saturating_mul(10).saturating_add((c - b'0') as usize);
                 i += 1;
             }
             if !matches!(n, 2 | 3 | 4 | 8 | 16) {
