@@ -1,7 +1,7 @@
 //! Executor throughput on hand-built IR: vector add over 2^20 work-items (NDRange, 1 and N
 //! worker threads) and a single work-item loop of 2^20 iterations.
 //!
-//! `cargo run --release -p fpgacl-device-model --example exec_bench`
+//! `cargo run --release -p fpgacl-device-model --example exec_bench [both|compiled|hand|channel]`
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -124,9 +124,64 @@ fn compiled() -> ModB {
     ModB { m: (*m).clone() }
 }
 
+const CHANNEL_SOURCE: &str = r#"
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel int c __attribute__((depth(64)));
+__kernel void producer(int n) {
+    for (int i = 0; i < n; i++)
+        write_channel_intel(c, i);
+}
+__kernel void consumer(__global int *out, int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += read_channel_intel(c);
+    out[0] = s;
+}
+"#;
+
+/// Producer and consumer kernels on two threads through a depth-64 channel.
+fn channel_bench(n: usize) {
+    let out = fpgacl_kernel_compiler::build(
+        &[fpgacl_kernel_compiler::SourceFile {
+            name: "chan.cl".into(),
+            text: CHANNEL_SOURCE.into(),
+        }],
+        "",
+    )
+    .expect("options");
+    let m = out.module.unwrap_or_else(|| panic!("{}", out.log));
+    let (inst, _) = ModB { m: (*m).clone() }.instance(1);
+    let inst = std::sync::Arc::new(inst);
+    let mo = buf_from(&[0i32; 1]);
+    let nb = || ArgBinding::Value((n as i32).to_le_bytes().to_vec());
+    let c0 = cpu_secs();
+    let t0 = Instant::now();
+    let (i2, o2) = (inst.clone(), mo.clone());
+    let nb2 = nb();
+    let t = std::thread::spawn(move || {
+        i2.run(&LaunchSpec::task(1, vec![ArgBinding::buffer(&o2), nb2]))
+    });
+    inst.run(&LaunchSpec::task(0, vec![nb()])).unwrap();
+    t.join().unwrap().unwrap();
+    let secs = t0.elapsed().as_secs_f64();
+    let cpu = cpu_secs() - c0;
+    println!(
+        "channel producer/consumer 2^20 elements: wall {:.1} ms ({:.1} M elements/s), CPU {:.1} ms",
+        secs * 1e3,
+        n as f64 / secs / 1e6,
+        cpu * 1e3
+    );
+}
+
 fn main() {
     let n = 1usize << 20;
     let which = std::env::args().nth(1).unwrap_or_else(|| "both".into());
+    if which == "channel" || which == "both" {
+        channel_bench(n);
+        if which == "channel" {
+            return;
+        }
+    }
     if which != "hand" {
         println!("-- compiled from OpenCL C --");
         let mb = compiled();

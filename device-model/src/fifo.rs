@@ -18,6 +18,8 @@ use std::time::Duration;
 
 /// How often a blocked wait re-checks its stop conditions.
 const POLL: Duration = Duration::from_millis(20);
+/// Yields before a waiting operation sleeps on the condition variable.
+const SPINS: u32 = 16;
 
 /// A channel or pipe FIFO. `clCreatePipe` objects are [`PipeFifo`]s (the same type).
 #[derive(Debug)]
@@ -134,7 +136,18 @@ impl Fifo {
         self.cv.notify_all();
     }
 
-    fn wait(&self, st: &mut parking_lot::MutexGuard<'_, State>) {
+    /// Waits for a change of the FIFO: first by yielding the CPU a few times (the other side
+    /// usually acts within microseconds, and a sleep/wake pair costs far more), then on the
+    /// condition variable with a timeout (to re-check stop requests).
+    fn wait(&self, st: &mut parking_lot::MutexGuard<'_, State>, spins: &mut u32) {
+        if *spins < SPINS {
+            *spins += 1;
+            let before = (st.writes, st.reads);
+            parking_lot::MutexGuard::unlocked(st, std::thread::yield_now);
+            if (st.writes, st.reads) != before {
+                return;
+            }
+        }
         st.waiters += 1;
         self.cv.wait_for(st, POLL);
         st.waiters -= 1;
@@ -145,6 +158,7 @@ impl Fifo {
     pub fn write(&self, src: &[u8], blocking: bool, w: &Waiter<'_>) -> FifoOutcome {
         let mut st = self.st.lock();
         let mut waited = false;
+        let mut spins = 0u32;
         while st.len == self.cap {
             if !blocking {
                 return FifoOutcome::NotReady;
@@ -156,7 +170,7 @@ impl Fifo {
             if let Some(o) = w.stop() {
                 return o;
             }
-            self.wait(&mut st);
+            self.wait(&mut st, &mut spins);
         }
         let slot = (st.head + st.len) % self.cap;
         let n = src.len().min(self.elem);
@@ -178,7 +192,7 @@ impl Fifo {
                 if let Some(o) = w.stop() {
                     return o;
                 }
-                self.wait(&mut st);
+                self.wait(&mut st, &mut spins);
             }
         }
         drop(st);
@@ -192,6 +206,7 @@ impl Fifo {
     pub fn read(&self, dst: &mut [u8], blocking: bool, w: &Waiter<'_>) -> FifoOutcome {
         let mut st = self.st.lock();
         let mut waited = false;
+        let mut spins = 0u32;
         while st.len == 0 {
             if !blocking {
                 return FifoOutcome::NotReady;
@@ -203,7 +218,7 @@ impl Fifo {
             if let Some(o) = w.stop() {
                 return o;
             }
-            self.wait(&mut st);
+            self.wait(&mut st, &mut spins);
         }
         let slot = st.head;
         let n = dst.len().min(self.elem);
