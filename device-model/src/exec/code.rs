@@ -26,6 +26,21 @@ pub enum Op {
     Unreachable,
     /// Entry into a loop header: counts one iteration of loop `.0`.
     LoopHead(u32),
+    /// Branch on a signed / unsigned scalar compare (fused compare + branch).
+    BrCmpS {
+        op: CmpOp,
+        a: u32,
+        b: u32,
+        t: u32,
+        f: u32,
+    },
+    BrCmpU {
+        op: CmpOp,
+        a: u32,
+        b: u32,
+        t: u32,
+        f: u32,
+    },
     /// Entry into loop `.0` from outside it (on the edge into its header).
     LoopEnter(u32),
     Const {

@@ -1153,7 +1153,31 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
         for t in forwarded.drain(..) {
             dec.alias[t as usize] = NONE;
         }
-        if matches!(op, Op::Jump(_) | Op::Br { .. }) {
+        // Fuse `c = a < b; branch c` when the branch is the compare's only reader.
+        let op = match op {
+            Op::Br { c, t, f }
+                if reads.get(c as usize) == Some(&1) && dec.code.ops.len() > dec.block_first =>
+            {
+                match dec.code.ops.last().copied() {
+                    Some(Op::CmpS { op, d, a, b }) if d == c => {
+                        dec.code.ops.pop();
+                        dec.code.locs.pop();
+                        Op::BrCmpS { op, a, b, t, f }
+                    }
+                    Some(Op::CmpU { op, d, a, b }) if d == c => {
+                        dec.code.ops.pop();
+                        dec.code.locs.pop();
+                        Op::BrCmpU { op, a, b, t, f }
+                    }
+                    _ => op,
+                }
+            }
+            o => o,
+        };
+        if matches!(
+            op,
+            Op::Jump(_) | Op::Br { .. } | Op::BrCmpS { .. } | Op::BrCmpU { .. }
+        ) {
             dec.fixups.push(dec.code.ops.len());
         }
         dec.push(op, b.term_loc);
@@ -1178,6 +1202,20 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
             Op::Jump(t) => Op::Jump(target(t)),
             Op::Br { c, t, f } => Op::Br {
                 c,
+                t: target(t),
+                f: target(f),
+            },
+            Op::BrCmpS { op, a, b, t, f } => Op::BrCmpS {
+                op,
+                a,
+                b,
+                t: target(t),
+                f: target(f),
+            },
+            Op::BrCmpU { op, a, b, t, f } => Op::BrCmpU {
+                op,
+                a,
+                b,
                 t: target(t),
                 f: target(f),
             },

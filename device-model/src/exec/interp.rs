@@ -336,6 +336,14 @@ impl Machine<'_> {
             match op {
                 Op::Jump(t) => p = t as usize,
                 Op::Br { c, t, f } => p = if regs[c as usize] != 0 { t } else { f } as usize,
+                Op::BrCmpS { op, a, b, t, f } => {
+                    let r = cmp_res(op, regs[a as usize] as i64, regs[b as usize] as i64);
+                    p = if r { t } else { f } as usize;
+                }
+                Op::BrCmpU { op, a, b, t, f } => {
+                    let r = cmp_res(op, regs[a as usize], regs[b as usize]);
+                    p = if r { t } else { f } as usize;
+                }
                 Op::LoopHead(l) => {
                     self.counters.add_loop(l as usize);
                     self.poll = self.poll.wrapping_sub(1);
