@@ -9,6 +9,9 @@ use crate::preprocess::{self, FsResolver, IncludeResolver};
 use crate::source::{SourceFile, SourceMap};
 use std::sync::Arc;
 
+/// Stack size of the compiler thread.
+const COMPILER_STACK: usize = 256 << 20;
+
 /// The result of a build that got past option parsing.
 #[derive(Clone, Debug)]
 pub struct BuildOutput {
@@ -74,10 +77,29 @@ pub fn build_parsed(
     };
     let mut diags = Diagnostics::default();
     let pp = opts.pp_options();
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    // The front end recurses over the syntax tree: run it on a thread with a large stack so
+    // that deeply nested (but bounded) input cannot overflow the caller's stack. A panic
+    // (a compiler bug) becomes an error diagnostic instead of taking the process down.
+    // The preprocessor runs here (it reads includes through the caller's resolver).
+    let pre = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut d = Diagnostics::default();
         let mut sm2 = sm.clone();
         let tokens = preprocess::preprocess(main, &mut sm2, &pp, resolver, &mut d);
+        (sm2, d, tokens)
+    }));
+    let (sm_pp, d_pp, tokens) = match pre {
+        Ok(x) => x,
+        Err(_) => {
+            let mut d = Diagnostics::default();
+            d.error(
+                crate::source::Loc::new(main, 1, 1),
+                "internal compiler error: the preprocessor failed on this input (please report it)",
+            );
+            (sm.clone(), d, vec![])
+        }
+    };
+    let work = move || {
+        let mut d = d_pp;
         let mut module = None;
         if !d.has_errors() {
             let tu = crate::parse::parse(&tokens, &mut d);
@@ -86,8 +108,16 @@ pub fn build_parsed(
                 module = Some(m);
             }
         }
-        (sm2, d, module)
-    }));
+        (sm_pp, d, module)
+    };
+    let result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("fpgacl-compile".into())
+            .stack_size(COMPILER_STACK)
+            .spawn_scoped(scope, work)
+            .map_err(|_| ())
+            .and_then(|h| h.join().map_err(|_| ()))
+    });
     let module = match result {
         Ok((sm2, d, module)) => {
             sm = sm2;

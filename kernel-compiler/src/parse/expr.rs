@@ -4,6 +4,10 @@ use super::{PResult, Parser};
 use crate::ast::*;
 use crate::token::{Punct, TokenKind};
 
+/// Longest chain of binary operators (or postfix operators, or commas) in one expression:
+/// the tree is as deep as the chain, and later passes recurse over it.
+const MAX_CHAIN: u32 = 4096;
+
 fn binary_op(p: Punct) -> Option<(BinaryOp, u8)> {
     use BinaryOp::*;
     Some(match p {
@@ -51,7 +55,12 @@ impl Parser<'_> {
     /// `expr , expr`.
     pub(crate) fn expr(&mut self) -> PResult<Expr> {
         let mut e = self.assign_expr()?;
+        let mut n = 0u32;
         while self.is_punct(Punct::Comma) {
+            n += 1;
+            if n > MAX_CHAIN {
+                return Err(self.error_here("expression is too complex (comma chain too long)"));
+            }
             let loc = self.loc();
             self.bump();
             let r = self.assign_expr()?;
@@ -118,6 +127,7 @@ impl Parser<'_> {
 
     fn binary_expr(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.cast_expr()?;
+        let mut operators = 0u32;
         while let TokenKind::Punct(p) = self.peek() {
             let Some((op, prec)) = binary_op(*p) else {
                 break;
@@ -126,6 +136,15 @@ impl Parser<'_> {
                 break;
             }
             let loc = self.loc();
+            operators += 1;
+            if operators > MAX_CHAIN {
+                return Err(self.error(
+                    loc,
+                    format!(
+                        "expression is too complex (more than {MAX_CHAIN} operators in a chain)"
+                    ),
+                ));
+            }
             self.bump();
             self.enter()?;
             let rhs = self.binary_expr(prec + 1);
@@ -255,8 +274,13 @@ impl Parser<'_> {
     }
 
     fn postfix(&mut self, mut e: Expr) -> PResult<Expr> {
+        let mut n = 0u32;
         loop {
             let loc = self.loc();
+            n += 1;
+            if n > MAX_CHAIN {
+                return Err(self.error(loc, "expression is too complex (postfix chain too long)"));
+            }
             match self.peek() {
                 TokenKind::Punct(Punct::LBracket) => {
                     self.bump();

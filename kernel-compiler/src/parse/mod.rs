@@ -20,7 +20,7 @@ pub(crate) use decl::vector_name_parts;
 pub use pragma::parse_loop_pragma;
 
 /// Maximum nesting of expressions, statements and declarators.
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = 1000;
 /// Parsing stops after this many errors.
 const MAX_ERRORS: usize = 50;
 
