@@ -819,12 +819,18 @@ impl<'p, 'a> FnLower<'p, 'a> {
         };
         let mut out = vec![];
         for a in &args[1..] {
-            if let ExprKind::Str(_) = a.kind {
-                return Err(self.error(
-                    a.loc,
-                    "string arguments of 'printf' are not supported except in the format",
-                ));
+            if let ExprKind::Str(text) = &a.kind {
+                // A string argument (`%s`): a NUL-terminated copy in the constant data.
+                let data = &mut self.p.module.constant_data;
+                let off = data.len() as u32;
+                data.extend_from_slice(text.as_bytes());
+                data.push(0);
+                let r = self.alloc(1);
+                self.emit(Inst::ConstAddr { dst: r, offset: off });
+                out.push((r, ValTy::scalar(Scalar::U64)));
+                continue;
             }
+
             let (r, t, _) = self.rvalue(a)?;
             let (r, t) = match &t {
                 // Default argument promotions for small integers.

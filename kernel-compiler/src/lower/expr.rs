@@ -1784,6 +1784,19 @@ impl<'p, 'a> FnLower<'p, 'a> {
     }
 
     fn call(&mut self, name: &str, args: &[Expr], loc: Loc) -> LResult<Val> {
+        // What the predefined INFINITY / NAN / HUGE_VAL(F) macros expand to.
+        let special = match name {
+            "__builtin_inff" | "__builtin_huge_valf" => Some(CVal::Float(f64::INFINITY, Scalar::F32)),
+            "__builtin_nanf" => Some(CVal::Float(f64::NAN, Scalar::F32)),
+            "__builtin_inf" | "__builtin_huge_val" => Some(CVal::Float(f64::INFINITY, Scalar::F64)),
+            "__builtin_nan" => Some(CVal::Float(f64::NAN, Scalar::F64)),
+            _ => None,
+        };
+        if let Some(v) = special {
+            if !self.p.funcs.contains_key(name) {
+                return Ok(self.const_val(v));
+            }
+        }
         if let Some(fd) = self.p.funcs.get(name).copied() {
             return self.call_user(fd, args, loc);
         }

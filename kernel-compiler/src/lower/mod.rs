@@ -816,6 +816,13 @@ impl Program<'_> {
                 Some(CVal::Int(n, Scalar::U32))
             }
             ExprKind::Comma(_, b) => self.const_eval(b),
+            ExprKind::Call(n, _) => match n.as_str() {
+                "__builtin_inff" | "__builtin_huge_valf" => Some(CVal::Float(f64::INFINITY, Scalar::F32)),
+                "__builtin_nanf" => Some(CVal::Float(f64::NAN, Scalar::F32)),
+                "__builtin_inf" | "__builtin_huge_val" => Some(CVal::Float(f64::INFINITY, Scalar::F64)),
+                "__builtin_nan" => Some(CVal::Float(f64::NAN, Scalar::F64)),
+                _ => None,
+            },
             _ => None,
         }
     }

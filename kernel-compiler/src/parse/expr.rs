@@ -181,7 +181,7 @@ impl Parser<'_> {
                     };
                     return self.postfix(e);
                 }
-                if self.is_punct(Punct::LParen) {
+                if self.is_punct(Punct::LParen) && !self.paren_starts_type() {
                     // `(T)(a, b, ...)`: a vector literal, or a cast of a parenthesised expression
                     // (decided by the type checker once T is known).
                     self.bump();
@@ -205,6 +205,15 @@ impl Parser<'_> {
             self.pos = save;
         }
         self.unary_expr()
+    }
+
+    /// Whether the `(` at the current token opens a type name (a nested cast `(T)(U)x`).
+    fn paren_starts_type(&mut self) -> bool {
+        let save = self.pos;
+        self.bump();
+        let r = self.starts_type_name();
+        self.pos = save;
+        r
     }
 
     fn unary_expr(&mut self) -> PResult<Expr> {
