@@ -2,7 +2,13 @@
 # Install the system packages fpgacl needs, on Debian/Ubuntu. Idempotent:
 # installs only what is missing, and runs `apt-get update` only then.
 # Works as root or through sudo. Rust (cargo) must already be installed.
+#   scripts/setup.sh              required packages
+#   scripts/setup.sh --optional   also optional tools (hyperfine, for scripts/bench.sh --hyperfine)
 set -euo pipefail
+
+OPTIONAL=(hyperfine)                     # benchmark timing (scripts/bench.sh --hyperfine)
+with_optional=0
+if [ "${1:-}" = "--optional" ]; then with_optional=1; fi
 
 PACKAGES=(
     gcc libc6-dev make binutils          # compile and inspect the C host examples
@@ -32,6 +38,15 @@ installed() {
 missing=()
 for p in "${PACKAGES[@]}"; do
     installed "$p" || missing+=("$p")
+done
+for p in "${OPTIONAL[@]}"; do
+    if ! installed "$p"; then
+        if [ $with_optional -eq 1 ]; then
+            missing+=("$p")
+        else
+            log "optional package $p not installed (scripts/setup.sh --optional installs it)"
+        fi
+    fi
 done
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -1,4 +1,5 @@
 // Reinterpretation with as_type: float <-> int, vector <-> wider/narrower vectors.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void as_type(__global const float *x, __global const int *a, __global int *oi,
                       __global float *of, __global uchar *ob)
 {

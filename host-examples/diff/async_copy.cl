@@ -1,5 +1,6 @@
 // async_work_group_copy global->local and local->global, async_work_group_strided_copy,
 // wait_group_events, prefetch.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void async_copy(__global const float *in, __global float *out, __global float *strided)
 {
     __local float tile[64];

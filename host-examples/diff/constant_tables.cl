@@ -1,5 +1,6 @@
 // Program-scope __constant tables (scalar, vector, struct), a __constant kernel
 // argument, and constant indexing by data.
+#pragma OPENCL FP_CONTRACT OFF
 typedef struct {
     int mul;
     int add;

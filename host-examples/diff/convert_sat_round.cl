@@ -1,4 +1,5 @@
 // Explicit conversions float -> integer with saturation and every rounding mode.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void convert_sat_round(__global const float *x, __global int *oi, __global char *oc,
                                 __global uchar *ou, __global short *os, __global uint *oui,
                                 __global long *ol)

@@ -1,5 +1,6 @@
 // Integer -> float conversions (default rte and rtz/rtn/rtp) of values that are not
 // exactly representable; int <-> char/short/long conversions with and without _sat.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void convert_to_float(__global const int *a, __global const long *l,
                                __global const uint *u, __global float *of, __global int *oi,
                                __global short *os)

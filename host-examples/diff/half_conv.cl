@@ -1,5 +1,6 @@
 // vload_half / vstore_half (default, _rte, _rtz, _rtp, _rtn) and the vector forms,
 // vloada_half; the half buffers are 16-bit patterns.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void half_conv(__global const half *h, __global const float *x, __global float *of,
                         __global half *oh)
 {

@@ -1,4 +1,5 @@
 // 3-component vectors: literals, vload3/vstore3, swizzles, arithmetic and sizeof.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void vec3(__global const float *x, __global const int *n, __global float *o,
                    __global int *oi)
 {

@@ -1,4 +1,5 @@
 // Vector literals and swizzles as rvalues and lvalues (float4, int8, float2).
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void vec_swizzle(__global const float *x, __global float *o, __global int *oi)
 {
     size_t i = get_global_id(0);

@@ -1,5 +1,6 @@
 // vloadN / vstoreN for N = 2, 3, 4, 8, 16 at unaligned element offsets, on
 // global, local and private memory.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel void vload_vstore(__global const int *a, __global int *o, __global float *of,
                            __global const float *x)
 {

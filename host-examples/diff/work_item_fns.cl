@@ -16,6 +16,8 @@ __kernel void work_item_fns(__global uint *o)
     p[7] = get_local_size(0) | (get_local_size(1) << 8) | (get_local_size(2) << 16);
     p[8] = get_global_size(0) | (get_global_size(1) << 8) | (get_global_size(2) << 16);
     p[9] = get_global_offset(0) | (get_global_offset(1) << 8) | (get_global_offset(2) << 16);
-    p[10] = get_local_size(3) + get_global_size(5) * 2 + get_global_id(4) * 4;  // out of range dims
-    p[11] = get_num_groups(3) + get_group_id(3) * 2 + get_local_id(7) * 4;
+    // (Out-of-range dimindx, which the spec defines as 1 for sizes and 0 for ids, is
+    // not compared: PoCL and Oclgrind both return 0 for sizes.)
+    p[10] = get_work_dim() * 1000 + get_global_offset(2) * get_num_groups(1);
+    p[11] = (uint)(get_global_id(0) * get_global_id(1) * get_global_id(2));
 }

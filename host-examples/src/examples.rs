@@ -95,6 +95,14 @@ pub const EXAMPLES: &[Example] = &[
                       NDRange, nested loops, float running sum",
     },
     Example {
+        name: "task_loop",
+        source: "task_loop.c",
+        kernels: &["task_loop.cl"],
+        needs_kernels: true,
+        description: "single work-item loop of LOOP_N (default 2^20) iterations with \
+                      loop-carried sum, squares and hash, launched with clEnqueueTask",
+    },
+    Example {
         name: "local_reduction",
         source: "local_reduction.c",
         kernels: &["local_reduction.cl"],

@@ -28,6 +28,7 @@ macro_rules! through_icd {
 through_icd!(
     vector_add,
     accumulators,
+    task_loop,
     local_reduction,
     channel_producer_consumer,
     pipe_producer_consumer,

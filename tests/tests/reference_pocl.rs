@@ -31,6 +31,7 @@ const POCL_DEVIATIONS: &[(&str, &str)] = &[
     // CL_COMMAND_NDRANGE_KERNEL for clEnqueueTask.
     ("vector_add", ""),
     ("accumulators", "task-command-type"),
+    ("task_loop", ""),
     ("local_reduction", ""),
     ("feed_forward", "channels"),
 ];
@@ -92,6 +93,7 @@ on_pocl!(
     stress_threads,
     vector_add,
     accumulators,
+    task_loop,
     local_reduction,
     feed_forward,
 );
