@@ -104,7 +104,10 @@ pub fn build_parsed(
         if !d.has_errors() {
             let tu = crate::parse::parse(&tokens, &mut d);
             if !d.has_errors() {
-                let m = crate::lower::lower(&tu, &mut d);
+                let lopts = crate::lower::LowerOptions {
+                    single_precision_constant: opts.single_precision_constant,
+                };
+                let m = crate::lower::lower_with(&tu, &mut d, lopts);
                 module = Some(m);
             }
         }

@@ -826,7 +826,10 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 data.extend_from_slice(text.as_bytes());
                 data.push(0);
                 let r = self.alloc(1);
-                self.emit(Inst::ConstAddr { dst: r, offset: off });
+                self.emit(Inst::ConstAddr {
+                    dst: r,
+                    offset: off,
+                });
                 out.push((r, ValTy::scalar(Scalar::U64)));
                 continue;
             }

@@ -568,6 +568,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 let s = match suffix {
                     FloatSuffix::F => Scalar::F32,
                     FloatSuffix::H => Scalar::F16,
+                    FloatSuffix::None if self.p.opts.single_precision_constant => Scalar::F32,
                     FloatSuffix::None => Scalar::F64,
                 };
                 if s == Scalar::F16 {
@@ -774,7 +775,9 @@ impl<'p, 'a> FnLower<'p, 'a> {
                         format!("invalid argument type '{n}' to unary expression"),
                     ));
                 }
-                let pt = if t.is_vector() {
+                let pt = if s == Scalar::F16 {
+                    t.with_elem(Scalar::F32)
+                } else if t.is_vector() {
                     t.clone()
                 } else {
                     Type::Scalar(promote(s))
@@ -1124,6 +1127,12 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 }
             }
             _ => return invalid(self),
+        };
+        // `half` exists in storage only: arithmetic on it is done in float.
+        let t = if t.elem() == Some(Scalar::F16) {
+            t.with_elem(Scalar::F32)
+        } else {
+            t
         };
         let ca = self.convert(ra, &ta, &t, loc)?;
         let cb = self.convert(rb, &tb, &t, loc)?;
@@ -1786,7 +1795,9 @@ impl<'p, 'a> FnLower<'p, 'a> {
     fn call(&mut self, name: &str, args: &[Expr], loc: Loc) -> LResult<Val> {
         // What the predefined INFINITY / NAN / HUGE_VAL(F) macros expand to.
         let special = match name {
-            "__builtin_inff" | "__builtin_huge_valf" => Some(CVal::Float(f64::INFINITY, Scalar::F32)),
+            "__builtin_inff" | "__builtin_huge_valf" => {
+                Some(CVal::Float(f64::INFINITY, Scalar::F32))
+            }
             "__builtin_nanf" => Some(CVal::Float(f64::NAN, Scalar::F32)),
             "__builtin_inf" | "__builtin_huge_val" => Some(CVal::Float(f64::INFINITY, Scalar::F64)),
             "__builtin_nan" => Some(CVal::Float(f64::NAN, Scalar::F64)),

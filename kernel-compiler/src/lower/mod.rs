@@ -60,10 +60,23 @@ pub(crate) struct Program<'a> {
     pub channels_enabled: bool,
     /// Variable attributes by declaration location (kept for the analysis).
     pub var_attrs: Vec<(Loc, String, attrs::VarAttrs)>,
+    pub opts: LowerOptions,
+}
+
+/// Build options that change how the program is lowered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    /// `-cl-single-precision-constant`: unsuffixed floating literals are `float`.
+    pub single_precision_constant: bool,
 }
 
 /// Lowers a translation unit to a module (kernels in source order).
 pub fn lower(tu: &TranslationUnit, diags: &mut Diagnostics) -> ir::Module {
+    lower_with(tu, diags, LowerOptions::default())
+}
+
+/// [`lower`] with options.
+pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOptions) -> ir::Module {
     let mut p = Program {
         recs: Records::default(),
         tscopes: vec![TypeScope::default()],
@@ -74,6 +87,7 @@ pub fn lower(tu: &TranslationUnit, diags: &mut Diagnostics) -> ir::Module {
         diags,
         channels_enabled: false,
         var_attrs: vec![],
+        opts,
     };
     p.channels_enabled = tu.pragmas.iter().any(|(t, _)| {
         let t = t.replace(' ', "");
@@ -747,6 +761,9 @@ impl Program<'_> {
                 let s = match suffix {
                     crate::token::FloatSuffix::F => Scalar::F32,
                     crate::token::FloatSuffix::H => Scalar::F16,
+                    crate::token::FloatSuffix::None if self.opts.single_precision_constant => {
+                        Scalar::F32
+                    }
                     crate::token::FloatSuffix::None => Scalar::F64,
                 };
                 Some(CVal::Float(*value, s).cast(s))
@@ -817,9 +834,13 @@ impl Program<'_> {
             }
             ExprKind::Comma(_, b) => self.const_eval(b),
             ExprKind::Call(n, _) => match n.as_str() {
-                "__builtin_inff" | "__builtin_huge_valf" => Some(CVal::Float(f64::INFINITY, Scalar::F32)),
+                "__builtin_inff" | "__builtin_huge_valf" => {
+                    Some(CVal::Float(f64::INFINITY, Scalar::F32))
+                }
                 "__builtin_nanf" => Some(CVal::Float(f64::NAN, Scalar::F32)),
-                "__builtin_inf" | "__builtin_huge_val" => Some(CVal::Float(f64::INFINITY, Scalar::F64)),
+                "__builtin_inf" | "__builtin_huge_val" => {
+                    Some(CVal::Float(f64::INFINITY, Scalar::F64))
+                }
                 "__builtin_nan" => Some(CVal::Float(f64::NAN, Scalar::F64)),
                 _ => None,
             },
