@@ -159,6 +159,9 @@ fn loops_have_pragmas_trip_counts_and_nesting() {
     }
 }
 
+/// kind, space, width, target, arg, line, col, in a loop.
+type SiteBrief<'a> = (SiteKind, AddrSpace, u32, &'a str, Option<u32>, u32, u32, bool);
+
 #[test]
 fn access_sites_carry_location_kind_width_and_argument() {
     let m = compile(
@@ -174,7 +177,7 @@ __kernel void k(__global const float4 *a, __global int *b, __local int *l) {
 }",
     );
     let s = &m.sites;
-    let brief: Vec<(SiteKind, AddrSpace, u32, &str, Option<u32>, u32, u32, bool)> = s
+    let brief: Vec<SiteBrief> = s
         .iter()
         .map(|x| {
             (
