@@ -13,6 +13,7 @@ pub mod fault;
 pub mod fifo;
 pub mod memory;
 pub mod program;
+pub mod timing;
 
 pub use activity::{Activity, ActivityReport, BlockedOn, KernelActivity};
 pub use board::{Board, BoardError, BoardSet, MemoryBankGroup};

@@ -528,6 +528,11 @@ fn run_kernel(
         .into());
     }
     let mut regs = vec![0u64; f.num_slots as usize];
+    for &(slot, v) in &code.const_init {
+        if let Some(r) = regs.get_mut(slot as usize) {
+            *r = v;
+        }
+    }
     let fw = (f.frame_size as usize).div_ceil(8);
     let mut frame = vec![0u64; fw];
     let mut regions = vec![Region::EMPTY; REGION_FIRST_ARG as usize + f.args.len()];

@@ -443,6 +443,8 @@ pub struct Code {
     /// Whether any op touches a channel or pipe.
     pub uses_fifos: bool,
     pub num_loops: u32,
+    /// Registers holding constants written once: set in the register template at launch.
+    pub const_init: Vec<(u32, u64)>,
 }
 
 #[cfg(test)]

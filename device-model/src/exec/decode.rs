@@ -864,6 +864,130 @@ fn forwardable(
     (scalar_read && !other).then_some((t, s))
 }
 
+/// Constants written once (by this instruction only) go into the register template instead of
+/// being executed: returns the (slot, value) pairs.
+fn constant_init(dec: &Dec<'_>, i: &Inst) -> Option<Vec<(u32, u64)>> {
+    let once = |r: ir::Reg, n: u32| (r.0..r.0 + n).all(|s| dec.defs.get(s as usize) == Some(&1));
+    match i {
+        Inst::Const { dst, ty, lanes } => {
+            let n = (ty.lanes.max(1) as u32).max(lanes.len() as u32);
+            if lanes.is_empty() || !once(*dst, n) || (dst.0 + n) > dec.f.num_slots {
+                return None;
+            }
+            let last = *lanes.last()?;
+            Some(
+                (0..n)
+                    .map(|k| (dst.0 + k, lanes.get(k as usize).copied().unwrap_or(last)))
+                    .collect(),
+            )
+        }
+        Inst::FrameAddr { dst, offset } if once(*dst, 1) => Some(vec![(
+            dst.0,
+            ir::make_ptr(ir::REGION_PRIVATE, *offset as u64),
+        )]),
+        Inst::LocalAddr { dst, offset } if once(*dst, 1) => Some(vec![(
+            dst.0,
+            ir::make_ptr(ir::REGION_LOCAL, *offset as u64),
+        )]),
+        Inst::ConstAddr { dst, offset } if once(*dst, 1) => Some(vec![(
+            dst.0,
+            ir::make_ptr(ir::REGION_CONSTANT_DATA, *offset as u64),
+        )]),
+        _ => None,
+    }
+}
+
+/// `t = op(...)` followed by `x = t` (a scalar move or identity conversion), where `t` is
+/// defined and read once: returns `(t, x)` so that the op writes `x` directly. Only ops that
+/// read all their operands before writing their single scalar result qualify.
+fn dst_forwardable(
+    dec: &Dec<'_>,
+    reads: &[u32],
+    i: &Inst,
+    next: Option<&Inst>,
+) -> Option<(u32, u32)> {
+    let t = match i {
+        Inst::Binary { dst, ty, .. }
+        | Inst::Unary { dst, ty, .. }
+        | Inst::Load { dst, ty, .. }
+        | Inst::Select { dst, ty, .. }
+            if ty.lanes <= 1 =>
+        {
+            dst.0
+        }
+        Inst::Convert { dst, to, .. } if to.lanes <= 1 => dst.0,
+        Inst::Cmp { dst, ty, .. } if ty.lanes <= 1 => dst.0,
+        _ => return None,
+    };
+    let x = match next? {
+        Inst::Mov { dst, src, lanes } if *lanes <= 1 && src.0 == t => dst.0,
+        Inst::Convert {
+            from,
+            to,
+            sat: false,
+            dst,
+            src,
+            ..
+        } if src.0 == t
+            && from.lanes <= 1
+            && to.lanes <= 1
+            && is_int(from.scalar)
+            && is_int(to.scalar)
+            && conv_is_identity(from.scalar, to.scalar) =>
+        {
+            dst.0
+        }
+        _ => return None,
+    };
+    (x != t
+        && dec.defs.get(t as usize) == Some(&1)
+        && reads.get(t as usize) == Some(&1)
+        && (x as usize) < dec.alias.len())
+    .then_some((t, x))
+}
+
+/// An indexed address `t = base + idx * scale` (defined and read once) whose reader is a later
+/// scalar load or store in the same block, with no write to `base` or `idx` in between: the
+/// address can be computed right before the reader (and fused with it). Returns the reader's
+/// index.
+fn sinkable_address(dec: &Dec<'_>, reads: &[u32], insts: &[Inst], k: usize) -> Option<usize> {
+    let Inst::PtrAdd {
+        dst,
+        base,
+        index: Some(idx),
+        disp: 0,
+        ..
+    } = &insts[k]
+    else {
+        return None;
+    };
+    let t = dst.0;
+    if dec.defs.get(t as usize) != Some(&1) || reads.get(t as usize) != Some(&1) {
+        return None;
+    }
+    for (j, i) in insts.iter().enumerate().skip(k + 1) {
+        let mut reads_t = false;
+        inst_reads(i, |r, n| reads_t |= r.0 <= t && t < r.0 + n.max(1));
+        if reads_t {
+            let ok = match i {
+                Inst::Load { addr, ty, .. } => addr.0 == t && ty.lanes <= 1,
+                Inst::Store { addr, src, ty, .. } => addr.0 == t && src.0 != t && ty.lanes <= 1,
+                _ => false,
+            };
+            return (ok && j > k + 1).then_some(j);
+        }
+        if let Some((r, n)) = inst_dst(i) {
+            let hits = |s: u32| r.0 <= s && s < r.0 + n;
+            // Operands as the decoded op will read them (forwarded moves included).
+            let alias = |s: u32| dec.alias.get(s as usize).copied().unwrap_or(NONE);
+            if hits(base.0) || hits(idx.0) || hits(alias(base.0)) || hits(alias(idx.0)) {
+                return None;
+            }
+        }
+    }
+    None
+}
+
 fn is_int(k: Scalar) -> bool {
     !k.is_float() && k != Scalar::Bool
 }
@@ -1079,8 +1203,37 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
             dec.push(Op::LoopHead(l.0), loc);
         }
         let mut forwarded: Vec<u32> = Vec::new();
+        let mut skip_next = false;
+        // Address computations moved down to their single reader (to fuse with it).
+        let mut deferred: Vec<(usize, Op, fpgacl_kernel_compiler::Loc)> = Vec::new();
         for (k, i) in b.insts.iter().enumerate() {
             if dead[bi][k] {
+                continue;
+            }
+            if let Some(pos) = deferred.iter().position(|d| d.0 == k) {
+                let (_, op, loc) = deferred.remove(pos);
+                dec.push(op, loc);
+            }
+            if let Some(j) = sinkable_address(&dec, &reads, &b.insts, k) {
+                // Decode now (operands as they are here), emit right before the reader.
+                let loc = b.locs.get(k).copied().unwrap_or(b.term_loc);
+                let before = dec.code.ops.len();
+                dec.inst(i, loc)?;
+                if dec.code.ops.len() == before + 1 {
+                    let op = dec.code.ops.pop().expect("just pushed");
+                    dec.code.locs.pop();
+                    deferred.push((j, op, loc));
+                }
+                for t in forwarded.drain(..) {
+                    dec.alias[t as usize] = NONE;
+                }
+                continue;
+            }
+            if std::mem::take(&mut skip_next) {
+                continue;
+            }
+            if let Some(init) = constant_init(&dec, i) {
+                dec.code.const_init.extend(init);
                 continue;
             }
             if let Some((t, src)) = forwardable(&dec, &reads, i, b.insts.get(k + 1), &b.term) {
@@ -1094,7 +1247,19 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
                 continue;
             }
             let loc = b.locs.get(k).copied().unwrap_or(b.term_loc);
-            dec.inst(i, loc)?;
+            // `t = op(...); x = t` with t used only there: the op writes x directly.
+            let next_live = b
+                .insts
+                .get(k + 1)
+                .filter(|_| !dead[bi].get(k + 1).copied().unwrap_or(true));
+            if let Some((t, x)) = dst_forwardable(&dec, &reads, i, next_live) {
+                dec.alias[t as usize] = x;
+                dec.inst(i, loc)?;
+                dec.alias[t as usize] = NONE;
+                skip_next = true;
+            } else {
+                dec.inst(i, loc)?;
+            }
             for t in forwarded.drain(..) {
                 dec.alias[t as usize] = NONE;
             }
@@ -1229,4 +1394,66 @@ pub fn decode(m: &Module, f: &Function) -> Result<Code, DecodeError> {
         }
     }
     Ok(dec.code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpgacl_kernel_compiler::SourceFile;
+
+    fn compile(src: &str) -> Module {
+        let out = fpgacl_kernel_compiler::build(
+            &[SourceFile {
+                name: "t.cl".into(),
+                text: src.into(),
+            }],
+            "",
+        )
+        .unwrap();
+        (*out.module.unwrap_or_else(|| panic!("{}", out.log))).clone()
+    }
+
+    #[test]
+    fn peepholes_shrink_common_kernels() {
+        let m = compile(
+            "__kernel void va(__global const float *x, __global const float *y, __global float *z) {\n\
+               int i = get_global_id(0);\n  z[i] = x[i] + y[i];\n}\n\
+             __kernel void acc(__global const float *a, __global float *out, int n) {\n\
+               float s = 0.0f;\n  for (int i = 0; i < n; i++) s += a[i];\n  out[0] = s;\n}\n",
+        );
+        let va = decode(&m, &m.kernels[0]).unwrap();
+        // work-item id, int conversion, two fused loads, add, fused store, return
+        assert!(va.ops.len() <= 8, "{:?}", va.ops);
+        assert_eq!(
+            va.ops
+                .iter()
+                .filter(|o| matches!(o, Op::LoadIdx { .. }))
+                .count(),
+            2
+        );
+        assert!(va.ops.iter().any(|o| matches!(o, Op::StoreIdx { .. })));
+        assert!(va.ops.iter().any(|o| matches!(o, Op::WorkItemC { .. })));
+        let acc = decode(&m, &m.kernels[1]).unwrap();
+        // the loop body: header count, fused compare-branch, fused load, add, increment, jump
+        let head = acc
+            .ops
+            .iter()
+            .position(|o| matches!(o, Op::LoopHead(_)))
+            .unwrap();
+        assert!(
+            matches!(acc.ops[head + 1], Op::BrCmpS { .. }),
+            "{:?}",
+            acc.ops
+        );
+        let Op::BrCmpS { t, f, .. } = acc.ops[head + 1] else {
+            unreachable!()
+        };
+        let body = (t as usize).min(f as usize);
+        let body_len = acc.ops[body..]
+            .iter()
+            .position(|o| matches!(o, Op::Jump(_)))
+            .unwrap();
+        assert!(body_len <= 3, "{:?}", &acc.ops[body..]);
+        assert!(!acc.const_init.is_empty());
+    }
 }
