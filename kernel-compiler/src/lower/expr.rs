@@ -1368,9 +1368,9 @@ impl<'p, 'a> FnLower<'p, 'a> {
     }
 
     fn conditional(&mut self, c: &Expr, a: &Expr, b: &Expr, loc: Loc) -> LResult<Val> {
-        let ct = self.type_of(c)?;
+        let (rc, ct, _) = self.rvalue(c)?;
         if let Type::Vector(cs, n) = ct {
-            let (rc, _, _) = self.rvalue(c)?;
+            // Component-wise selection: every operand is evaluated.
             let (ra, ta, _) = self.rvalue(a)?;
             let (rb, tb, _) = self.rvalue(b)?;
             let t = if ta.is_vector() {
@@ -1385,7 +1385,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 );
                 Type::Vector(s, n)
             };
-            if t.lanes() != n {
+            if t.lanes() != n || !ta.is_arith() || !tb.is_arith() {
                 return Err(self.error(
                     loc,
                     "vector condition and operands of '?:' must have the same number of components",
@@ -1413,9 +1413,28 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 prov: None,
             });
         }
-        let ta = self.type_of(a)?;
-        let tb = self.type_of(b)?;
+        let cr = self.truth(rc, &ct, c.loc)?;
+        let tblk = self.new_block();
+        let eblk = self.new_block();
+        let join = self.new_block();
+        self.terminate(Terminator::Branch {
+            cond: cr,
+            then: tblk,
+            els: eblk,
+        });
+        // Each arm is lowered once; the conversion to the common type is appended to the arm's
+        // last block before it jumps to the join block.
+        self.switch_to(tblk);
+        let va = self.expr(a)?;
+        let end_a = self.cur_block();
+        self.switch_to(eblk);
+        let vb = self.expr(b)?;
+        let end_b = self.cur_block();
+        let (ta, tb) = (va.ty(), vb.ty());
         let rt = match (&ta, &tb) {
+            (Type::Array(..), _) | (_, Type::Array(..)) => {
+                return Err(self.error(loc, "arrays in conditional expressions are not supported"));
+            }
             (x, y) if x == y => x.clone(),
             (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(common_scalar(*x, *y)),
             (Type::Vector(..), Type::Scalar(_)) => ta.clone(),
@@ -1429,9 +1448,6 @@ impl<'p, 'a> FnLower<'p, 'a> {
                     tb.clone()
                 }
             }
-            (Type::Array(..), _) | (_, Type::Array(..)) => {
-                return Err(self.error(loc, "arrays in conditional expressions are not supported"));
-            }
             _ => {
                 let (x, y) = (self.ty_name(&ta), self.ty_name(&tb));
                 return Err(
@@ -1439,29 +1455,17 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 );
             }
         };
-        let cr = self.cond(c)?;
-        let tblk = self.new_block();
-        let eblk = self.new_block();
-        let join = self.new_block();
-        self.terminate(Terminator::Branch {
-            cond: cr,
-            then: tblk,
-            els: eblk,
-        });
         let result = match &rt {
             Type::Void => None,
             Type::Record(_) => Some(self.alloc(1)),
             t => Some(self.alloc_ty(t)),
         };
         let mut space = AddrSpace::Private;
-        for (blk, arm) in [(tblk, a), (eblk, b)] {
-            self.switch_to(blk);
+        for (end, v, arm) in [(end_a, va, a), (end_b, vb, b)] {
+            self.switch_to(end);
             match &rt {
-                Type::Void => {
-                    self.expr(arm)?;
-                }
+                Type::Void => {}
                 Type::Record(_) => {
-                    let v = self.expr(arm)?;
                     if let Val::Mem { addr, space: s, .. } = v {
                         space = s;
                         self.emit(Inst::Mov {
@@ -1472,7 +1476,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
                     }
                 }
                 t => {
-                    let (r, at, _) = self.rvalue(arm)?;
+                    let (r, at, _) = self.load(v, arm.loc)?;
                     let cr = if at.is_pointer() || t.is_pointer() {
                         r
                     } else {
