@@ -359,7 +359,7 @@ impl App {
             .find(|&&(f, _)| f == file)
             .map(|&(_, l)| l)
             .or_else(|| (0..self.file_len()).find(|&l| !self.line_sites(l).is_empty()))
-            .or_else(|| k.map(|k| self.data.kernel(k).line.max(1) as usize - 1));
+            .or_else(|| k.map(|k| crate::data::line_index(self.data.kernel(k).line)));
         if let Some(t) = target {
             self.source.cursor = t;
         }
@@ -446,7 +446,8 @@ impl App {
     fn apply_pick(&mut self, file: usize, kernel: Option<usize>) {
         self.source.file = file;
         self.source.kernel_filter = kernel;
-        self.source.cursor = kernel.map_or(0, |k| self.data.kernel(k).line.max(1) as usize - 1);
+        self.source.cursor =
+            kernel.map_or(0, |k| crate::data::line_index(self.data.kernel(k).line));
         self.source.scroll.set(0);
         self.refresh_source();
         self.source.access = self.default_access(self.source.cursor);
@@ -733,6 +734,7 @@ impl App {
                     let r = self.exec.row_scroll.get() + (m.row - area.y) as usize;
                     if r < self.exec.rows.len() {
                         self.exec.row = r;
+                        self.exec_select_nearest();
                     }
                 }
                 if let Some(t) = self.exec_time_at(m.column) {
@@ -747,7 +749,7 @@ impl App {
                     let delta = dx * self.exec.view_span as i128 / area.width as i128;
                     self.exec.view_start =
                         (self.exec.view_start as i128 + delta).clamp(0, u64::MAX as i128) as u64;
-                    self.exec.cursor = self.exec.view_start + self.exec.view_span / 2;
+                    self.exec.cursor = self.exec.view_start.saturating_add(self.exec.view_span / 2);
                     self.exec_select_nearest();
                     self.exec.drag_from = Some(m.column);
                 }

@@ -234,7 +234,7 @@ impl ReportData {
             for (si, s) in prog.report.sites.iter().enumerate() {
                 let f = file_index(pi, &s.file, &mut files);
                 ensure_line(&mut files[f], s.line);
-                let line = s.line.max(1) as usize - 1;
+                let line = line_index(s.line);
                 files[f].sites_by_line[line].push(sites.len());
                 site_lookup[pi].push((s.id, sites.len()));
                 sites.push(SiteRef {
@@ -546,8 +546,17 @@ pub fn is_stream(s: &AccessSite) -> bool {
     matches!(s.kind, ChannelRead | ChannelWrite | PipeRead | PipeWrite)
 }
 
+/// Highest line number the viewer gives room to: a site or kernel claiming a line beyond it (a
+/// corrupt static report) is shown on this line rather than allocating billions of lines.
+pub const MAX_LINE: u32 = 1_000_000;
+
+/// 0-based line index of a 1-based line number, clamped to [`MAX_LINE`].
+pub fn line_index(line: u32) -> usize {
+    line.clamp(1, MAX_LINE) as usize - 1
+}
+
 fn ensure_line(f: &mut FileView, line: u32) {
-    let n = line.max(1) as usize;
+    let n = line_index(line) + 1;
     if f.sites_by_line.len() < n {
         f.sites_by_line.resize(n, Vec::new());
     }

@@ -113,10 +113,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         scroll = app.exec.row + 1 - h;
     }
     app.exec.row_scroll.set(scroll);
-    let selected_span = app
-        .exec
-        .selected
-        .and_then(|p| tl.row(*rows.get(app.exec.row)?).map(|r| r.span(p)));
+    let selected_span = app.exec.selected.and_then(|p| {
+        let r = tl.row(*rows.get(app.exec.row)?)?;
+        (p < r.len()).then(|| r.span(p))
+    });
     let mut lines = Vec::with_capacity(h);
     for (ri, &(li, rr)) in rows.iter().enumerate().skip(scroll).take(h) {
         let lane = &tl.lanes[li];
@@ -141,7 +141,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let mut cur_style: Option<Style> = None;
         for c in 0..bars_w {
             let t0 = col_time(v0, span, c, bars_w);
-            let t1 = col_time(v0, span, c + 1, bars_w).max(t0 + 1);
+            let t1 = col_time(v0, span, c + 1, bars_w).max(t0.saturating_add(1));
             let covered = row.covers(t0, t1);
             let on_sel = is_sel_row && selected_span.is_some_and(|(s, e)| s < t1 && e > t0);
             let (ch, style) = if on_sel {
