@@ -668,6 +668,23 @@ fn run_kernel(
         }
         .into());
     }
+    // Work-items of a group with barriers keep their private frames and registers alive at the
+    // same time; refuse absurd sizes instead of exhausting host memory.
+    const PRIVATE_LIMIT: u64 = 1 << 30;
+    let items = if code.needs_sync {
+        l[0] * l[1] * l[2]
+    } else {
+        1
+    };
+    let per_item = (fw as u64 + f.num_slots as u64) * 8;
+    let needed = per_item.saturating_mul(items);
+    if needed > PRIVATE_LIMIT {
+        return Err(LaunchError::PrivateMemory {
+            needed,
+            limit: PRIVATE_LIMIT,
+        }
+        .into());
+    }
     let sequential = code.uses_fifos;
     let plan = Plan {
         module,
