@@ -22,8 +22,8 @@ fn run(kernel: &str, start: u64, end: u64, sites: Vec<SiteCounters>) -> KernelRu
         program: 0,
         start_ns: start,
         end_ns: end,
-        start_cycle: start * 294 / 1000,
-        end_cycle: end * 294 / 1000,
+        start_cycle: start / 1000 * 294,
+        end_cycle: end / 1000 * 294,
         work_dim: 1,
         global_size: [1024, 1, 1],
         local_size: [64, 1, 1],
@@ -197,6 +197,19 @@ fn chrome_trace_lanes() {
             start_ns: 0,
             end_ns: 500,
         }),
+        Record::Snapshot(Snapshot {
+            taken_ns: 7_000,
+            run: run("k", 5_000, 7_000, vec![]),
+        }),
+        Record::AutorunCapture(AutorunCapture {
+            device: 1,
+            kernel: "streamer".into(),
+            program: 0,
+            compute_unit: [0, 0, 0],
+            capture_ns: 30_000,
+            sites: vec![],
+            cleared: true,
+        }),
     ]);
     let mut out = Vec::new();
     write_chrome_trace(&p, &mut out).unwrap();
@@ -232,4 +245,34 @@ fn chrome_trace_lanes() {
     let t = ev.iter().find(|e| e["cat"] == "transfer").unwrap();
     assert_eq!(lane_name(&t["tid"]), "transfers write");
     assert_eq!(t["args"]["bytes"], 64);
+    let snap = ev.iter().find(|e| e["cat"] == "snapshot").unwrap();
+    assert_eq!(lane_name(&snap["tid"]), "kernel k");
+    assert_eq!(snap["ph"], "i");
+    assert_eq!(snap["ts"].as_f64().unwrap(), 7.0);
+    let cap = ev.iter().find(|e| e["cat"] == "autorun").unwrap();
+    assert_eq!(lane_name(&cap["tid"]), "autorun streamer");
+    assert_eq!(cap["pid"], 1);
+    assert_eq!(cap["args"]["cleared"], true);
+    let procs: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["name"] == "process_name")
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(procs, vec!["device 0", "device 1"]);
+}
+
+#[test]
+fn intel_text_numbers_at_the_extremes() {
+    let mut c = SiteCounters::zero(0);
+    c.fired_cycles = u64::MAX;
+    c.stall_cycles = 10;
+    c.predicated_cycles = 9;
+    let p = profile(vec![Record::KernelRun(run("k", 0, u64::MAX, vec![c]))]);
+    assert_eq!(
+        text(&p),
+        format!(
+            "0,3,k,0,{m},-1,13,{m},10,9,0,0,0,0,0,0,0,0,0,0\n",
+            m = u64::MAX
+        )
+    );
 }
