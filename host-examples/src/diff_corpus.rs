@@ -30,6 +30,13 @@ pub struct DiffCase {
     pub spec: PathBuf,
 }
 
+/// Absolute path of `host-examples/diff/expected`, the recorded reference
+/// (PoCL) outputs: `<name>.out` (result file) and `<name>.stdout` (printf output,
+/// present only when not empty).
+pub fn diff_expected_dir() -> PathBuf {
+    diff_dir().join("expected")
+}
+
 impl DiffCase {
     /// The case with this name (its files need not exist).
     pub fn named(name: &str) -> DiffCase {
@@ -38,6 +45,16 @@ impl DiffCase {
             source: diff_dir().join(format!("{name}.cl")),
             spec: diff_dir().join(format!("{name}.spec")),
         }
+    }
+
+    /// The recorded reference result file.
+    pub fn expected_output(&self) -> PathBuf {
+        diff_expected_dir().join(format!("{}.out", self.name))
+    }
+
+    /// The recorded reference printf output (absent = nothing printed).
+    pub fn expected_stdout(&self) -> PathBuf {
+        diff_expected_dir().join(format!("{}.stdout", self.name))
     }
 
     /// True when the spec launches the kernel with `clEnqueueTask`.

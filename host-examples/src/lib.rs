@@ -24,5 +24,7 @@ mod diff_corpus;
 mod examples;
 
 pub use compile::{compile, CompileError, Compiler, Linkage};
-pub use diff_corpus::{diff_cases, diff_dir, diff_driver_source, DiffCase, TOOL_SOURCES};
+pub use diff_corpus::{
+    diff_cases, diff_dir, diff_driver_source, diff_expected_dir, DiffCase, TOOL_SOURCES,
+};
 pub use examples::{c_dir, example, kernels_dir, Example, EXAMPLES};

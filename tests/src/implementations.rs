@@ -76,8 +76,16 @@ impl Implementation {
     }
 }
 
-/// The PoCL `.icd` file in `/etc/OpenCL/vendors`, if PoCL is installed.
+/// Set (non-empty, not `0`) to make the tests behave as if PoCL were not
+/// installed (to exercise the recorded-reference path).
+pub const NO_POCL_ENV: &str = "FPGACL_TEST_NO_POCL";
+
+/// The PoCL `.icd` file in `/etc/OpenCL/vendors`, if PoCL is installed (and
+/// not hidden by [`NO_POCL_ENV`]).
 pub fn pocl_icd_file() -> Option<PathBuf> {
+    if std::env::var(NO_POCL_ENV).is_ok_and(|v| !v.is_empty() && v != "0") {
+        return None;
+    }
     std::fs::read_dir("/etc/OpenCL/vendors")
         .ok()?
         .flatten()

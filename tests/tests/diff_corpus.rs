@@ -1,7 +1,8 @@
 //! Issue 4: the differential test. Every kernel of the corpus
 //! (`host-examples/diff/*.cl` with its `.spec`) runs through the generic
 //! driver `diff_driver.c` on fpgacl and on PoCL (the reference, when
-//! installed); integer outputs must be bit-exact, float outputs within the
+//! installed; otherwise with PoCL's outputs recorded in
+//! `host-examples/diff/expected/`); integer outputs must be bit-exact, float outputs within the
 //! OpenCL 1.2 ULP bounds (`fpgacl_tests::diff::Check`), and printf output
 //! identical. The same NDRange programs give identical outputs with
 //! `FPGACL_THREADS=1` and `FPGACL_THREADS=4`.
@@ -12,7 +13,9 @@
 //! by hand).
 
 use fpgacl_host_examples::{diff_cases, DiffCase};
-use fpgacl_tests::diff::{compare_runs, run_case, DiffOutput, DiffRun};
+use fpgacl_tests::diff::{
+    compare_runs, record_reference, recorded_reference, run_case, DiffOutput, DiffRun,
+};
 use fpgacl_tests::Implementation;
 
 /// Buffers (case, kernel argument index) where Oclgrind 21.10 is wrong.
@@ -42,31 +45,34 @@ const OCLGRIND_DEVIATIONS: &[(&str, u32, &str)] = &[
     ("convert_sat_round", 6, "convert_long_sat* of NaN is not 0"),
 ];
 
-/// Run on PoCL, or `None` (with a message) when PoCL is not installed.
-fn reference(case: &DiffCase) -> Option<DiffRun> {
+/// The reference run: PoCL live when installed, else PoCL's recorded outputs.
+fn reference(case: &DiffCase) -> (&'static str, DiffRun) {
     if let Err(why) = Implementation::Pocl.vendors() {
-        eprintln!("SKIP {}: no reference: {why}", case.name);
-        return None;
+        eprintln!(
+            "{}: {why}; comparing with the recorded PoCL outputs instead",
+            case.name
+        );
+        return match recorded_reference(case) {
+            Ok(run) => ("recorded pocl", run),
+            Err(e) => panic!("{e}"),
+        };
     }
     match run_case(case, Implementation::Pocl, &[]) {
-        Ok(run) => Some(run),
+        Ok(run) => ("pocl", run),
         Err(e) => panic!(
             "the reference PoCL cannot run corpus case {}:\n{e}",
             case.name
         ),
     }
 }
-
 /// fpgacl's outputs for `name` equal PoCL's within the rules.
 fn fpgacl_matches_pocl(name: &str) {
     let case = DiffCase::named(name);
     assert!(case.source.is_file(), "no corpus kernel {name}");
-    let Some(reference) = reference(&case) else {
-        return;
-    };
+    let (label, reference) = reference(&case);
     let actual = run_case(&case, Implementation::Fpgacl, &[])
         .unwrap_or_else(|e| panic!("fpgacl cannot run corpus case {name}:\n{e}"));
-    if let Err(report) = compare_runs(name, ("pocl", &reference), ("fpgacl", &actual)) {
+    if let Err(report) = compare_runs(name, (label, &reference), ("fpgacl", &actual)) {
         panic!("{report}");
     }
 }
@@ -118,6 +124,11 @@ macro_rules! corpus {
             let cases: Vec<String> = diff_cases().into_iter().map(|c| c.name).collect();
             for c in &cases {
                 assert!(listed.contains(&c.as_str()), "corpus case {c} is not in diff_corpus.rs");
+                assert!(
+                    DiffCase::named(c).expected_output().is_file(),
+                    "corpus case {c} has no recorded PoCL output (DIFF_BLESS=1 cargo test \
+                     -p fpgacl-tests --test diff_corpus recorded)"
+                );
             }
             for l in listed {
                 assert!(cases.iter().any(|c| c == l), "{l} is listed but has no corpus file");
@@ -284,4 +295,47 @@ fn corpus_agrees_between_pocl_and_oclgrind() {
         failures.join("\n")
     );
     assert!(compared > 50_000, "only {compared} elements compared");
+}
+
+/// The recorded PoCL outputs (used when PoCL is not installed) agree with a
+/// live PoCL run under the same rules. `DIFF_BLESS=1` (re)records them.
+#[test]
+fn recorded_reference_outputs_match_pocl() {
+    if let Err(why) = Implementation::Pocl.vendors() {
+        eprintln!("SKIP recorded-output check: {why}");
+        return;
+    }
+    let bless = std::env::var("DIFF_BLESS").is_ok_and(|v| !v.is_empty() && v != "0");
+    let mut failures = Vec::new();
+    for case in diff_cases() {
+        let live = match run_case(&case, Implementation::Pocl, &[]) {
+            Ok(run) => run,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        if bless {
+            if let Err(e) = record_reference(&case, &live) {
+                failures.push(e);
+            }
+            continue;
+        }
+        match recorded_reference(&case) {
+            Ok(recorded) => {
+                if let Err(report) =
+                    compare_runs(&case.name, ("recorded pocl", &recorded), ("pocl", &live))
+                {
+                    failures.push(report);
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "recorded reference outputs are stale or missing (re-record with \
+         DIFF_BLESS=1 cargo test -p fpgacl-tests --test diff_corpus recorded):\n{}",
+        failures.join("\n")
+    );
 }

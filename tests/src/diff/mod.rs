@@ -52,6 +52,8 @@ pub struct DiffRun {
     pub output: DiffOutput,
     /// Everything the kernel printed (the driver prints nothing else on success).
     pub stdout: String,
+    /// The result file's text, as written by the driver.
+    pub raw: String,
     /// The raw run, for reports.
     pub run: RunOutput,
 }
@@ -102,6 +104,7 @@ pub fn run_case(
     Ok(DiffRun {
         output,
         stdout: run.stdout.clone(),
+        raw: text,
         run,
     })
 }
@@ -132,5 +135,51 @@ pub fn compare_runs(
         Ok(c.compared)
     } else {
         Err(report)
+    }
+}
+
+/// The recorded reference run of `case` (`host-examples/diff/expected/`), as
+/// a [`DiffRun`] whose `run` field describes where it came from.
+pub fn recorded_reference(case: &DiffCase) -> Result<DiffRun, String> {
+    let path = case.expected_output();
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: no recorded reference output {} ({e}); record it with \
+             DIFF_BLESS=1 cargo test -p fpgacl-tests --test diff_corpus recorded (needs PoCL)",
+            case.name,
+            path.display()
+        )
+    })?;
+    let output = DiffOutput::parse(&text)
+        .map_err(|e| format!("{}: {} unreadable: {e}", case.name, path.display()))?;
+    let stdout = std::fs::read_to_string(case.expected_stdout()).unwrap_or_default();
+    Ok(DiffRun {
+        output,
+        stdout: stdout.clone(),
+        raw: text,
+        run: RunOutput {
+            command: format!("(recorded) {}", path.display()),
+            status: None,
+            stdout,
+            stderr: String::new(),
+            timed_out: false,
+            elapsed: Duration::ZERO,
+        },
+    })
+}
+
+/// Write `run` as the recorded reference of `case`.
+pub fn record_reference(case: &DiffCase, run: &DiffRun) -> Result<(), String> {
+    let dir = fpgacl_host_examples::diff_expected_dir();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::write(case.expected_output(), &run.raw)
+        .map_err(|e| format!("cannot write {}: {e}", case.expected_output().display()))?;
+    let stdout_path = case.expected_stdout();
+    if run.stdout.is_empty() {
+        let _ = std::fs::remove_file(&stdout_path);
+        Ok(())
+    } else {
+        std::fs::write(&stdout_path, &run.stdout)
+            .map_err(|e| format!("cannot write {}: {e}", stdout_path.display()))
     }
 }
