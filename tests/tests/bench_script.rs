@@ -1,0 +1,64 @@
+//! `scripts/bench.sh` keeps working: a smoke run at tiny sizes (no timing is
+//! asserted; the benchmark itself is not a test) on fpgacl and whichever
+//! references are installed. Every run must pass its own result checks and
+//! the table and ratio lines must be printed.
+
+use std::process::Command;
+use std::time::Duration;
+
+use fpgacl_tests::{fpgacl_lib_dir, profile_dir, run_with_timeout, workspace_root, Implementation};
+
+#[test]
+fn bench_script_runs_every_program_on_every_implementation() {
+    let lib_dir = fpgacl_lib_dir();
+    let mut impls = vec!["fpgacl"];
+    for imp in [Implementation::Pocl, Implementation::Oclgrind] {
+        match imp.vendors() {
+            Ok(_) => impls.push(imp.label()),
+            Err(why) => eprintln!("bench smoke run without {}: {why}", imp.label()),
+        }
+    }
+    let target_dir = profile_dir()
+        .parent()
+        .expect("profile dir has a parent")
+        .to_path_buf();
+    let mut cmd = Command::new("bash");
+    cmd.current_dir(workspace_root())
+        .arg("scripts/bench.sh")
+        .args(["--runs", "1", "--no-build", "--impls", &impls.join(",")])
+        .env("VECTOR_N", "4096")
+        .env("LOOP_N", "4096")
+        .env("FPGACL_BENCH_LIB_DIR", &lib_dir)
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env_remove("HOST_PLATFORM")
+        .env_remove("OCL_ICD_VENDORS");
+    let out = run_with_timeout(&mut cmd, Duration::from_secs(600)).expect("run bench.sh");
+    assert!(out.success(), "bench.sh failed:\n{}", out.describe());
+    for program in ["vector_add", "task_loop"] {
+        for imp in &impls {
+            let row = out
+                .stdout
+                .lines()
+                .find(|l| l.starts_with(program) && l.split_whitespace().nth(1) == Some(imp))
+                .unwrap_or_else(|| panic!("no {program}/{imp} row:\n{}", out.describe()));
+            assert!(!row.contains("FAILED"), "{row}\n{}", out.describe());
+            let kernel_ms: f64 = row
+                .split_whitespace()
+                .nth(2)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no kernel time in {row:?}"));
+            assert!(kernel_ms >= 0.0, "{row}");
+        }
+        for imp in impls.iter().filter(|i| **i != "fpgacl") {
+            let label = format!("fpgacl/{imp}");
+            assert!(
+                out.stdout.lines().any(|l| l.contains(program)
+                    && l.contains(&label)
+                    && l.contains("faster")
+                    || l.contains(program) && l.contains(&label) && l.contains("slower")),
+                "no {label} ratio for {program}:\n{}",
+                out.describe()
+            );
+        }
+    }
+}
