@@ -108,7 +108,9 @@ impl<'p, 'a> FnLower<'p, 'a> {
     fn emit_builtin(&mut self, f: BuiltinFn, ty: &Type, dst_ty: &Type, regs: &[Reg]) -> Val {
         let vt = ty.valty().expect("arith");
         let dvt = dst_ty.valty().expect("arith");
-        let dst = self.alloc(dvt.lanes);
+        // The destination gets room for the wider of the argument and result types (the
+        // executor's decoder checks both).
+        let dst = self.alloc(dvt.lanes.max(vt.lanes));
         let a0 = regs.first().copied().unwrap_or(Reg(0));
         let a1 = regs.get(1).copied().unwrap_or(a0);
         let a2 = regs.get(2).copied().unwrap_or(a0);

@@ -119,6 +119,8 @@ pub(crate) struct FnLower<'p, 'a> {
     pub last_frame_offset: Option<u32>,
     /// Registers holding scalar constants (written once by a `Const`), for folding conversions.
     pub consts: HashMap<u32, (Scalar, u64)>,
+    /// Instructions emitted so far (bounds the growth from inlining).
+    pub inst_count: usize,
 }
 
 impl<'p, 'a> FnLower<'p, 'a> {
@@ -150,6 +152,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
             mem_vars: vec![],
             last_frame_offset: None,
             consts: HashMap::new(),
+            inst_count: 0,
         };
         let b = f.new_block();
         f.cur = b.0 as usize;
@@ -232,6 +235,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
         self.switch_to(b);
     }
     pub fn emit(&mut self, inst: Inst) {
+        self.inst_count += 1;
         if self.terminated[self.cur] {
             self.start_dead_block();
         }

@@ -12,6 +12,7 @@ mod func;
 mod init;
 mod kernel;
 mod stmt;
+pub mod verify;
 
 use crate::ast::*;
 use crate::diag::Diagnostics;
@@ -129,6 +130,15 @@ pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOpti
     check_recursion(&p.funcs, p.diags);
     for (i, k) in kernels.iter().enumerate() {
         if let Some(f) = kernel::lower_kernel(&mut p, k, i as u32) {
+            if let Err(e) = verify::verify_function(&f, &p.module) {
+                p.diags.error(
+                    f.loc,
+                    format!(
+                        "internal compiler error: invalid IR for kernel '{}': {e}",
+                        f.name
+                    ),
+                );
+            }
             p.module.kernels.push(f);
         }
     }

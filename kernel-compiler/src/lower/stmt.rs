@@ -387,6 +387,12 @@ impl<'p, 'a> FnLower<'p, 'a> {
             // Reported once by the recursion check.
             return Err(super::Reported);
         }
+        if self.inst_count > MAX_KERNEL_INSTS {
+            return Err(self.error(
+                loc,
+                format!("kernel is too large after inlining '{name}' (more than {MAX_KERNEL_INSTS} instructions)"),
+            ));
+        }
         if self.func_stack.len() > 64 {
             return Err(self.error(loc, "function calls nested too deeply"));
         }
@@ -1110,6 +1116,9 @@ fn writes_var(s: &Stmt, v: &str) -> bool {
         _ => false,
     }
 }
+
+/// Upper bound on a kernel's instructions (helper functions are inlined at every call).
+const MAX_KERNEL_INSTS: usize = 2_000_000;
 
 fn ceil_div(a: i128, b: i128) -> i128 {
     (a + b - 1) / b
