@@ -213,10 +213,6 @@ pub enum LaunchError {
     /// `CL_OUT_OF_RESOURCES`: local memory beyond the board limit.
     #[error("local memory of {needed} bytes exceeds the board's {limit} bytes")]
     LocalMemory { needed: u64, limit: u64 },
-    /// `CL_OUT_OF_RESOURCES`: private memory (frames of a whole work-group) beyond the
-    /// emulator's limit.
-    #[error("private memory of {needed} bytes per work-group exceeds the limit of {limit} bytes")]
-    PrivateMemory { needed: u64, limit: u64 },
     /// The kernel is an autorun kernel (it cannot be enqueued).
     #[error("kernel '{0}' is autorun and cannot be enqueued")]
     Autorun(String),

@@ -679,10 +679,10 @@ fn run_kernel(
     let per_item = (fw as u64 + f.num_slots as u64) * 8;
     let needed = per_item.saturating_mul(items);
     if needed > PRIVATE_LIMIT {
-        return Err(LaunchError::PrivateMemory {
-            needed,
-            limit: PRIVATE_LIMIT,
-        }
+        return Err(LaunchError::WorkGroupSize(format!(
+            "the private memory of a work-group ({needed} bytes) exceeds the limit of \
+             {PRIVATE_LIMIT} bytes"
+        ))
         .into());
     }
     let sequential = code.uses_fifos;

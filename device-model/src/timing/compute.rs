@@ -1,0 +1,223 @@
+//! Compute time: how many cycles the kernel pipeline needs to issue the work the executor
+//! counted, before memory bandwidth and channel stalls are considered.
+//!
+//! Rules (`MODEL.md` "Compute cycles" gives the reasoning):
+//! - **C1 loop iterations**: one pipelined iteration of loop `l` issues every `II(l)` cycles; a
+//!   loop partially unrolled by `n` runs `n` source iterations per pipelined iteration, so each
+//!   source iteration (header back-edge counted by the executor) costs `II / n`. Fully unrolled
+//!   loops cost nothing (their copies are laid out in space).
+//! - **C2 outer loops**: a loop with pipelined subloops issues its iterations into them; its own
+//!   II only costs what the largest subloop does not already take per outer iteration:
+//!   `max(0, II(outer) - max over subloops of trip x II(sub))`, a subloop of unknown trip count
+//!   counting as at least `II(outer)`. This is the guide's dynamic II (`accum_swg`: the outer
+//!   loop's iterations enter every `size` cycles, not every II).
+//! - **C3 serialised subloops**: when the analysis says outer iterations execute serially
+//!   across a subloop, each entry into that subloop also pays its pipeline depth
+//!   (`iteration_latency`): the next outer iteration waits until the subloop drained.
+//! - **C4 NDRange**: work-items issue one per cycle per compute unit and SIMD lane; every loop
+//!   iteration of every work-item takes an issue slot of its loop (cost C1) shared by the lanes.
+//! - **C5 fill**: the kernel pays its pipeline latency (`pipeline_latency`) once; an NDRange
+//!   kernel pays it again for every barrier a work-group passes (the barrier drains the
+//!   pipeline), spread over its compute units.
+
+use super::clock::{ClockPlan, TICKS_PER_CYCLE};
+use crate::counters::Counters;
+use fpgacl_kernel_compiler::analysis::{KernelKind, KernelReport, LoopReport};
+use fpgacl_kernel_compiler::ir::{Function, Inst, LoopId, LoopKind};
+
+/// Per-loop cost in ticks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoopCost {
+    /// Ticks per source iteration (rules C1, C2, C4).
+    pub iteration: u64,
+    /// Ticks per entry from outside (rule C3).
+    pub entry: u64,
+    /// The loop is a `do`-`while` loop: every header visit starts an iteration.
+    pub do_while: bool,
+}
+
+/// The compute cost model of one kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComputeModel {
+    pub kind: KernelKind,
+    /// Parallel issue lanes: compute units x SIMD width (NDRange), 1 (single work-item).
+    pub lanes: u64,
+    /// By `LoopId`.
+    pub loops: Vec<LoopCost>,
+    /// Ticks per work-item start (NDRange: one cycle shared by the lanes; single work-item: 0).
+    pub item: u64,
+    /// Pipeline latency outside loops, cycles (rule C5).
+    pub pipeline_latency: u64,
+    /// Barrier instructions outside loops, and per loop (by `LoopId`) inside it.
+    pub barriers_outside: u64,
+    pub barriers_in_loop: Vec<u64>,
+    /// Compute units (barrier drains of different work-groups overlap across them).
+    pub compute_units: u64,
+}
+
+/// Iterations (body executions) of loop `l` from the executor's counters.
+pub fn iterations(c: &Counters, l: usize, do_while: bool) -> u64 {
+    let visits = c.loop_iterations.get(l).copied().unwrap_or(0);
+    if do_while {
+        visits
+    } else {
+        c.loop_back_edges(l)
+    }
+}
+
+fn ticks(cycles: f64) -> u64 {
+    if cycles.is_finite() && cycles > 0.0 {
+        (cycles * TICKS_PER_CYCLE as f64).round() as u64
+    } else {
+        0
+    }
+}
+
+/// Cycles one pipelined pass of loop `r` takes per entry when its trip count is known.
+fn known_pass_cycles(r: &LoopReport) -> Option<f64> {
+    if r.unroll.is_full() || r.ii == 0 {
+        return Some(0.0);
+    }
+    r.trip_count
+        .map(|t| t as f64 * r.ii as f64 / r.unroll.factor().max(1) as f64)
+}
+
+impl ComputeModel {
+    /// Builds the model of kernel `f` from its static report.
+    pub fn new(f: &Function, rep: &KernelReport) -> ComputeModel {
+        let ndrange = rep.kind == KernelKind::NdRange;
+        let cu = rep
+            .compute_units
+            .iter()
+            .map(|&c| c.max(1) as u64)
+            .product::<u64>();
+        let lanes = if ndrange {
+            cu * rep.simd.max(1) as u64
+        } else {
+            1
+        };
+        let nloops = f.loops.len();
+        let mut loops = vec![LoopCost::default(); nloops];
+        for (i, info) in f.loops.iter().enumerate() {
+            let do_while = info.kind == LoopKind::DoWhile;
+            let Some(r) = rep.loop_by_id(LoopId(i as u32)) else {
+                loops[i] = LoopCost {
+                    iteration: TICKS_PER_CYCLE / lanes,
+                    entry: 0,
+                    do_while,
+                };
+                continue;
+            };
+            let mut per_iter = if r.unroll.is_full() || r.ii == 0 {
+                0.0
+            } else {
+                r.ii as f64 / r.unroll.factor().max(1) as f64
+            };
+            // C2: subloops absorb the outer II.
+            let subs: Vec<&LoopReport> = rep
+                .loops
+                .iter()
+                .filter(|s| s.parent == Some(r.id) && !s.unroll.is_full() && s.ii > 0)
+                .collect();
+            if !subs.is_empty() && per_iter > 0.0 {
+                let largest = subs
+                    .iter()
+                    .map(|s| known_pass_cycles(s).unwrap_or(f64::INFINITY))
+                    .fold(0.0, f64::max);
+                per_iter = (per_iter - largest).max(0.0);
+            }
+            // C3: serialised across this loop.
+            let serial = !ndrange
+                && r.parent
+                    .and_then(|p| rep.loop_by_id(p))
+                    .is_some_and(|p| p.serialized.iter().any(|s| s.subloop == r.id));
+            let entry = if serial && !r.unroll.is_full() {
+                ticks(r.iteration_latency)
+            } else {
+                0
+            };
+            loops[i] = LoopCost {
+                iteration: ticks(per_iter) / lanes,
+                entry,
+                do_while,
+            };
+        }
+        let mut barriers_outside = 0;
+        let mut barriers_in_loop = vec![0u64; nloops];
+        for b in &f.blocks {
+            let n = b
+                .insts
+                .iter()
+                .filter(|i| matches!(i, Inst::Barrier { .. }))
+                .count() as u64;
+            match b.in_loop {
+                Some(l) if (l.0 as usize) < nloops => barriers_in_loop[l.0 as usize] += n,
+                _ => barriers_outside += n,
+            }
+        }
+        ComputeModel {
+            kind: rep.kind,
+            lanes,
+            loops,
+            item: if ndrange { TICKS_PER_CYCLE / lanes } else { 0 },
+            pipeline_latency: rep.pipeline_latency.max(0.0).ceil() as u64,
+            barriers_outside,
+            barriers_in_loop,
+            compute_units: cu,
+        }
+    }
+
+    /// The clock plan the executor applies during a run starting at `start_cycle`. Without
+    /// channel stalls the clock advances by exactly [`ComputeModel::issue_ticks`].
+    pub fn clock_plan(&self, start_cycle: u64) -> ClockPlan {
+        ClockPlan {
+            start_tick: start_cycle.saturating_mul(TICKS_PER_CYCLE),
+            loop_head: self.loops.iter().map(|l| l.iteration).collect(),
+            loop_enter: self
+                .loops
+                .iter()
+                .map(|l| {
+                    if l.do_while {
+                        l.entry as i64
+                    } else {
+                        l.entry as i64 - l.iteration as i64
+                    }
+                })
+                .collect(),
+            item: self.item,
+        }
+    }
+
+    /// Ticks to issue the counted work (rules C1-C4), without the fill of C5.
+    pub fn issue_ticks(&self, c: &Counters, work_items: u64) -> u64 {
+        let mut t = work_items.saturating_mul(self.item);
+        for (l, cost) in self.loops.iter().enumerate() {
+            let it = iterations(c, l, cost.do_while);
+            let en = c.loop_entries.get(l).copied().unwrap_or(0);
+            t = t
+                .saturating_add(it.saturating_mul(cost.iteration))
+                .saturating_add(en.saturating_mul(cost.entry));
+        }
+        t
+    }
+
+    /// Fill and drain cycles (rule C5): the pipeline latency once, plus one per barrier passed
+    /// by a work-group (NDRange), shared by the compute units.
+    pub fn fill_cycles(&self, c: &Counters, work_items: u64, groups: u64) -> u64 {
+        let mut per_item_barriers = self.barriers_outside as f64;
+        if work_items > 0 {
+            for (l, &n) in self.barriers_in_loop.iter().enumerate() {
+                if n > 0 {
+                    let it = iterations(c, l, self.loops[l].do_while);
+                    per_item_barriers += n as f64 * it as f64 / work_items as f64;
+                }
+            }
+        }
+        let drains = if self.kind == KernelKind::NdRange {
+            (groups as f64 * per_item_barriers / self.compute_units as f64).ceil() as u64
+        } else {
+            0
+        };
+        self.pipeline_latency.saturating_mul(1 + drains)
+    }
+}
