@@ -76,6 +76,7 @@ fn main() {
     let profile = fpgacl_profile_format::read_profile(&path).expect("read");
     let t_read = t0.elapsed();
     let c1 = cpu_ns();
+    let rss_read = peak_rss_mib();
     let records = profile.records.len();
     let t1 = Instant::now();
     let data = ReportData::new(path.display().to_string(), profile);
@@ -103,6 +104,7 @@ fn main() {
         "open total (read + index + app + first draw): {:.2?}",
         t_read + t_index + t_app + t_draw
     );
+    println!("peak RSS after read_profile: {rss_read:.1} MiB");
     println!("peak RSS after opening: {:.1} MiB", peak_rss_mib());
 
     let key = |app: &mut App, c: KeyCode| app.on_key(KeyEvent::new(c, KeyModifiers::NONE));
