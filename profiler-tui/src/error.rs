@@ -22,6 +22,11 @@ pub enum ReportError {
     /// A signal (SIGTERM, SIGHUP, ...) stopped the profiler; the terminal was restored.
     #[error("stopped by signal {0}")]
     Signal(i32),
+    /// Standard input or output is not a terminal (piped or redirected).
+    #[error(
+        "the interactive profiler needs a terminal; use --text or --json for a report on a pipe"
+    )]
+    NotATerminal,
     /// The terminal could not be set up or drawn.
     #[error("terminal error: {0}")]
     Terminal(#[from] std::io::Error),

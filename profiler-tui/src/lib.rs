@@ -54,6 +54,10 @@ pub fn load_app(paths: &[PathBuf], theme: Theme) -> Result<App, ReportError> {
 /// be read is an error before the terminal is touched. Colours follow `NO_COLOR`.
 pub fn run_report(paths: &[PathBuf]) -> Result<(), ReportError> {
     let app = load_app(paths, Theme::from_env())?;
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(ReportError::NotATerminal);
+    }
     match terminal::run(app)? {
         None => Ok(()),
         Some(sig) => Err(ReportError::Signal(sig)),

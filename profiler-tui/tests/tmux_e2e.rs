@@ -273,6 +273,19 @@ fn unreadable_file_is_an_error_with_a_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot read"), "{err}");
 
+    // A readable file but no terminal (stdin/stdout are pipes here): a clear message.
+    let good = demo_file("pipe");
+    let cmd = report_command(&good).unwrap();
+    let out = Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs a terminal"), "{err}");
+    let _ = std::fs::remove_file(&good);
+
     // A file that is not a profile.
     let junk = std::env::temp_dir().join(format!("fpgacl-tui-junk-{}.mon", std::process::id()));
     std::fs::write(&junk, b"this is not a profile").unwrap();
