@@ -1510,12 +1510,57 @@ impl<'p, 'a> FnLower<'p, 'a> {
         })
     }
 
+    /// `v[i]` with a run-time index: the element in memory (vectors held in registers are
+    /// copied to a frame temporary first; named vectors indexed this way live in the frame).
+    fn vector_dynamic_index(&mut self, base: Val, s: Scalar, i: &Expr, loc: Loc) -> LResult<Val> {
+        let (ir, it, _) = self.rvalue(i)?;
+        let Some(is) = it.elem().filter(|x| !x.is_float() && it.is_scalar()) else {
+            return Err(self.error(i.loc, "array subscript is not an integer"));
+        };
+        let mem = match base {
+            m @ Val::Mem { .. } => m,
+            other => {
+                let t = other.ty();
+                let (r, _, _) = self.load(other, loc)?;
+                let tmp = self.frame_temp(&t);
+                self.store_to(&tmp, r, loc)?;
+                tmp
+            }
+        };
+        let Val::Mem {
+            addr,
+            space,
+            is_const,
+            prov,
+            ..
+        } = mem
+        else {
+            return Err(self.error(loc, "invalid vector subscript"));
+        };
+        let idx = self.convert_scalar(ir, is, Scalar::I64, 1);
+        let dst = self.alloc(1);
+        self.emit(Inst::PtrAdd {
+            dst,
+            base: addr,
+            index: Some(idx),
+            scale: s.size(),
+            disp: 0,
+        });
+        Ok(Val::Mem {
+            addr: dst,
+            ty: Type::Scalar(s),
+            space,
+            is_const,
+            prov,
+        })
+    }
+
     fn index(&mut self, a: &Expr, i: &Expr, loc: Loc) -> LResult<Val> {
         let base = self.expr(a)?;
         // Vector element by constant index: a swizzle.
         if let Type::Vector(s, n) = base.ty() {
             let Some(k) = self.p.const_int(i) else {
-                return Err(self.error(i.loc, "vector elements can only be indexed by a constant"));
+                return self.vector_dynamic_index(base, s, i, loc);
             };
             if k < 0 || k >= n as i128 {
                 return Err(self.error(

@@ -294,6 +294,13 @@ impl<'p, 'a> FnLower<'p, 'a> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
     }
 
+    /// Whether a variable of type `t` must live in the private frame.
+    pub fn needs_memory(&self, name: &str, t: &Type) -> bool {
+        t.is_aggregate()
+            || self.addr_taken.contains(name)
+            || (t.is_vector() && self.addr_taken.contains(&format!("[]{name}")))
+    }
+
     // ---- sites ------------------------------------------------------------------------------
 
     /// Creates an access site for a memory access (none for private memory).

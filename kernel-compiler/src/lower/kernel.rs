@@ -338,7 +338,7 @@ fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg
 /// Binds a by-value parameter: in its register, or copied to the frame if its address is taken.
 fn bind_value(fl: &mut FnLower, name: &str, reg: ir::Reg, ty: &Type, prov: Option<Prov>) {
     let vt = ty.valty().unwrap_or(ir::ValTy::scalar(ir::Scalar::U64));
-    if fl.addr_taken.contains(name) {
+    if fl.needs_memory(name, ty) {
         let size = fl.p.size_of(ty);
         let align = fl.p.align_of(ty);
         let off = fl.alloc_frame(size, align);

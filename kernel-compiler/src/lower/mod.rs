@@ -307,7 +307,8 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Loc)>) {
 }
 
 /// Collects names whose address is taken (`&x`) in a function body: those variables live in
-/// the private frame instead of registers.
+/// the private frame instead of registers. Names indexed with a run-time index are recorded as
+/// `[]name` (vectors indexed that way also live in the frame).
 pub(crate) fn addr_taken(b: &Block) -> HashSet<String> {
     fn expr(e: &Expr, out: &mut HashSet<String>) {
         if let ExprKind::Unary(UnaryOp::AddrOf, inner) = &e.kind {
@@ -323,6 +324,12 @@ pub(crate) fn addr_taken(b: &Block) -> HashSet<String> {
                     }
                     _ => break,
                 }
+            }
+        }
+        // `v[i]` with a run-time index: a vector `v` must live in memory (recorded as `[]v`).
+        if let ExprKind::Index(b, i) = &e.kind {
+            if let (ExprKind::Ident(n), false) = (&b.kind, matches!(i.kind, ExprKind::Int { .. })) {
+                out.insert(format!("[]{n}"));
             }
         }
         match &e.kind {

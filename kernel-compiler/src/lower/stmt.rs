@@ -505,7 +505,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
             if pname.is_empty() {
                 continue;
             }
-            if in_reg && self.addr_taken.contains(&pname) {
+            if in_reg && self.needs_memory(&pname, &v.ty()) {
                 // Address-taken parameter: move it to the frame.
                 let t = v.ty();
                 let tmp = self.frame_temp(&t);
@@ -725,7 +725,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
                     if d.spec.storage == Storage::Static {
                         return Err(self.error(decl.loc, format!("variable '{name}' in function scope cannot be declared static (only __constant data is allowed)")));
                     }
-                    if t.is_aggregate() || self.addr_taken.contains(&name) {
+                    if self.needs_memory(&name, &t) {
                         let v = self.frame_temp(&t);
                         if let Some(off) = self.last_frame_offset {
                             self.record_mem_var(&name, AddrSpace::Private, off, &t, decl.loc, &va);
