@@ -27,6 +27,9 @@ pub mod field {
     /// Accesses whose address equals the previous access of the same site in the work-group
     /// (same word: a cache or a coalescer would serve it).
     pub const REPEATED: usize = 6;
+    /// Ticks (1/65536 cycle, `timing::TICKS_PER_CYCLE`) a blocking channel/pipe operation
+    /// waited in simulated time (timing hook).
+    pub const STALL: usize = 7;
     /// Number of fields per site.
     pub const COUNT: usize = 8;
 }
@@ -104,6 +107,7 @@ impl CounterBlock {
                 blocked: c[field::BLOCKED],
                 failed: c[field::FAILED],
                 repeated: c[field::REPEATED],
+                stall: c[field::STALL],
             })
             .collect();
         Counters {
@@ -124,6 +128,8 @@ pub struct SiteCounts {
     pub blocked: u64,
     pub failed: u64,
     pub repeated: u64,
+    /// Simulated-time wait of channel/pipe operations, in ticks (see [`field::STALL`]).
+    pub stall: u64,
 }
 
 /// A snapshot of counters: per site of the module (indexed by `SiteId`) and per loop of the

@@ -12,6 +12,7 @@
 
 use crate::activity::{Activity, BlockedOn, RunState};
 use crate::fault::SourcePos;
+use crate::timing::TICKS_PER_CYCLE;
 use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -20,6 +21,9 @@ use std::time::Duration;
 const POLL: Duration = Duration::from_millis(20);
 /// Yields before a waiting operation sleeps on the condition variable.
 const SPINS: u32 = 16;
+
+/// The `now` of a FIFO operation without simulated time (timing hook).
+pub const UNTIMED: u64 = u64::MAX;
 
 /// A channel or pipe FIFO. `clCreatePipe` objects are [`PipeFifo`]s (the same type).
 #[derive(Debug)]
@@ -43,6 +47,10 @@ struct State {
     writes: u64,
     reads: u64,
     waiters: u32,
+    /// Timing hook: simulated write tick of the element in each slot.
+    tw: Vec<u64>,
+    /// Timing hook: `tr[k % cap]` = simulated read tick of element k.
+    tr: Vec<u64>,
 }
 
 /// Outcome of a FIFO operation.
@@ -107,6 +115,8 @@ impl Fifo {
                 writes: 0,
                 reads: 0,
                 waiters: 0,
+                tw: vec![0; cap],
+                tr: vec![0; cap],
             }),
             cv: Condvar::new(),
         }
@@ -156,23 +166,49 @@ impl Fifo {
     /// Writes one element (`src.len()` must equal the element size; extra bytes are ignored,
     /// missing bytes are zero).
     pub fn write(&self, src: &[u8], blocking: bool, w: &Waiter<'_>) -> FifoOutcome {
+        self.write_at(src, blocking, w, UNTIMED).0
+    }
+
+    /// [`Fifo::write`] in simulated time (timing hook): the writer's clock is `now` (ticks);
+    /// returns the tick the write completes: depth > 0, when element k - depth was read;
+    /// depth 0, when element k itself was read (rendezvous). A non-blocking write is not ready
+    /// when the slot is still occupied in simulated time. `now = UNTIMED`: no simulated time
+    /// (the element is stamped as available at tick 0: an untimed writer looks infinitely fast).
+    pub fn write_at(
+        &self,
+        src: &[u8],
+        blocking: bool,
+        w: &Waiter<'_>,
+        now: u64,
+    ) -> (FifoOutcome, u64) {
         let mut st = self.st.lock();
         let mut waited = false;
         let mut spins = 0u32;
         while st.len == self.cap {
             if !blocking {
-                return FifoOutcome::NotReady;
+                return (FifoOutcome::NotReady, now);
             }
             if !waited {
                 waited = true;
                 w.begin(self, true);
             }
             if let Some(o) = w.stop() {
-                return o;
+                return (o, now);
             }
             self.wait(&mut st, &mut spins);
         }
+        let k = st.writes as usize;
+        let freed = if self.depth > 0 && k >= self.cap {
+            st.tr[k % self.cap]
+        } else {
+            0
+        };
+        if !blocking && freed > now {
+            return (FifoOutcome::NotReady, now);
+        }
+        let mut t = now.max(freed);
         let slot = (st.head + st.len) % self.cap;
+        st.tw[slot] = if now == UNTIMED { 0 } else { t };
         let n = src.len().min(self.elem);
         let dst = &mut st.buf[slot * self.elem..(slot + 1) * self.elem];
         dst[..n].copy_from_slice(&src[..n]);
@@ -190,37 +226,60 @@ impl Fifo {
                     w.begin(self, true);
                 }
                 if let Some(o) = w.stop() {
-                    return o;
+                    return (o, now);
                 }
                 self.wait(&mut st, &mut spins);
             }
+            t = t.max(st.tr[k % self.cap]);
         }
         drop(st);
         if waited {
             w.end();
         }
-        FifoOutcome::Done { waited }
+        (FifoOutcome::Done { waited }, t)
     }
 
     /// Reads one element into `dst` (element-size bytes).
     pub fn read(&self, dst: &mut [u8], blocking: bool, w: &Waiter<'_>) -> FifoOutcome {
+        self.read_at(dst, blocking, w, UNTIMED).0
+    }
+
+    /// [`Fifo::read`] in simulated time (timing hook): the reader's clock is `now` (ticks);
+    /// returns the tick the read completes: at least one cycle after the element was written
+    /// (depth > 0) or the writer's arrival (depth 0). A non-blocking read is not ready when the
+    /// next element is not yet written in simulated time.
+    pub fn read_at(
+        &self,
+        dst: &mut [u8],
+        blocking: bool,
+        w: &Waiter<'_>,
+        now: u64,
+    ) -> (FifoOutcome, u64) {
         let mut st = self.st.lock();
         let mut waited = false;
         let mut spins = 0u32;
         while st.len == 0 {
             if !blocking {
-                return FifoOutcome::NotReady;
+                return (FifoOutcome::NotReady, now);
             }
             if !waited {
                 waited = true;
                 w.begin(self, false);
             }
             if let Some(o) = w.stop() {
-                return o;
+                return (o, now);
             }
             self.wait(&mut st, &mut spins);
         }
         let slot = st.head;
+        let hop = if self.depth > 0 { TICKS_PER_CYCLE } else { 0 };
+        let avail = st.tw[slot].saturating_add(hop);
+        if !blocking && avail > now {
+            return (FifoOutcome::NotReady, now);
+        }
+        let t = now.max(avail);
+        let k = st.reads as usize;
+        st.tr[k % self.cap] = if now == UNTIMED { 0 } else { t };
         let n = dst.len().min(self.elem);
         dst[..n].copy_from_slice(&st.buf[slot * self.elem..slot * self.elem + n]);
         dst[n..].fill(0);
@@ -234,7 +293,7 @@ impl Fifo {
         if waited {
             w.end();
         }
-        FifoOutcome::Done { waited }
+        (FifoOutcome::Done { waited }, t)
     }
 }
 

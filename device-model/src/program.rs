@@ -12,6 +12,7 @@ use crate::exec::values::norm;
 use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, RunError};
 use crate::fifo::{Fifo, PipeFifo};
 use crate::memory::DeviceMemory;
+use crate::timing::ClockPlan;
 use fpgacl_kernel_compiler::ir::{
     make_ptr, AddrSpace, ArgKind, Module, REGION_FIRST_ARG, REGION_PRIVATE,
 };
@@ -158,6 +159,9 @@ pub struct RunReport {
     pub threads: usize,
     /// Wall-clock time on the host (not device time).
     pub host_time: Duration,
+    /// Timing hook: the simulated clock (ticks) when a [`ProgramInstance::run_timed`]
+    /// execution on one thread finished; `None` for untimed or parallel executions.
+    pub end_tick: Option<u64>,
 }
 
 /// State of one autorun kernel instance.
@@ -321,7 +325,27 @@ impl ProgramInstance {
         if f.attrs.autorun {
             return Err(LaunchError::Autorun(f.name.clone()).into());
         }
-        run_kernel(&self.inner, spec, [0; 3], None)
+        run_kernel(&self.inner, spec, [0; 3], None, None)
+    }
+
+    /// [`ProgramInstance::run`] with a simulated cycle clock (timing hook): the execution's
+    /// clock starts at `clock.start_tick` and advances by its costs; channel and pipe operations
+    /// synchronise it with their partners' clocks. [`RunReport::end_tick`] gives its final value
+    /// (sequential executions: kernels that use channels or pipes).
+    pub fn run_timed(&self, spec: &LaunchSpec, clock: &ClockPlan) -> Result<RunReport, RunError> {
+        if self.inner.shutdown.load(Ordering::Relaxed) {
+            return Err(LaunchError::ShutDown.into());
+        }
+        let f = self
+            .inner
+            .module
+            .kernels
+            .get(spec.kernel as usize)
+            .ok_or(LaunchError::NoSuchKernel(spec.kernel))?;
+        if f.attrs.autorun {
+            return Err(LaunchError::Autorun(f.name.clone()).into());
+        }
+        run_kernel(&self.inner, spec, [0; 3], None, Some(clock))
     }
 
     /// Status and live counters of every autorun kernel instance.
@@ -370,7 +394,7 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
     while !inner.shutdown.load(Ordering::Relaxed) {
         let before = inner.activity.progress();
         let t0 = Instant::now();
-        match run_kernel(inner, &spec, cid, Some(&slot.counters)) {
+        match run_kernel(inner, &spec, cid, Some(&slot.counters), None) {
             Ok(_) => {
                 slot.runs.fetch_add(1, Ordering::Relaxed);
             }
@@ -509,6 +533,7 @@ fn run_kernel(
     spec: &LaunchSpec,
     cid: [u64; 3],
     autorun_counters: Option<&CounterBlock>,
+    clock: Option<&ClockPlan>,
 ) -> Result<RunReport, RunError> {
     let t0 = Instant::now();
     let module = &*inner.module;
@@ -702,6 +727,7 @@ fn run_kernel(
         regions,
         local_args,
         printf_immediate: sequential,
+        clock,
     };
     let guard: RunGuard = inner.activity.register(
         &f.name,
@@ -733,6 +759,7 @@ fn run_kernel(
         activity: &inner.activity,
         shutdown: &inner.shutdown,
     };
+    let mut end_tick = None;
     let result: Result<(), Box<KernelFault>> = if threads == 1 {
         let mut w = Worker::new(&plan, counters, Some(fifo_env()), &sink);
         let mut r = Ok(());
@@ -745,6 +772,7 @@ fn run_kernel(
         for (_, b) in w.printf_out.drain(..) {
             sink(&b);
         }
+        end_tick = clock.map(|_| w.m.clock);
         r
     } else {
         let next = AtomicU64::new(0);
@@ -805,5 +833,6 @@ fn run_kernel(
         counters: counters.snapshot(),
         threads,
         host_time: t0.elapsed(),
+        end_tick,
     })
 }

@@ -5,6 +5,7 @@ use super::code::Code;
 use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap};
 use crate::counters::CounterBlock;
 use crate::fault::{FaultKind, KernelFault, MemRegion};
+use crate::timing::ClockPlan;
 use fpgacl_kernel_compiler::ir::{
     make_ptr, AddrSpace, Function, Module, REGION_LOCAL, REGION_PRIVATE,
 };
@@ -32,6 +33,8 @@ pub struct Plan<'a> {
     pub local_args: Vec<(u32, u64, u64)>,
     /// Whether printf output is written as soon as a work-item produces it.
     pub printf_immediate: bool,
+    /// Timing hook: the simulated clock's costs; `None` = untimed run.
+    pub clock: Option<&'a ClockPlan>,
 }
 
 // SAFETY: the raw pointers in `regions` point into device memory and constant data that the
@@ -111,6 +114,8 @@ impl<'a> Worker<'a> {
                 },
                 item: 0,
                 poll: super::interp::POLL_INTERVAL,
+                clock: plan.clock.map(|c| c.start_tick).unwrap_or(0),
+                clock_plan: plan.clock,
             },
             plan,
             regs: vec![0; ns * items],
@@ -258,6 +263,9 @@ impl<'a> Worker<'a> {
             if fw > 0 {
                 self.frames[..fw].copy_from_slice(&self.plan.frame_template);
             }
+            if let Some(cp) = self.plan.clock {
+                self.m.clock = self.m.clock.wrapping_add(cp.item);
+            }
             let mut pc = 0u32;
             match self.m.run(&mut self.regs[..ns], &mut pc) {
                 Ok(Exit::Return) => {}
@@ -281,6 +289,9 @@ impl<'a> Worker<'a> {
             }
             self.pcs[i] = 0;
             self.state[i] = READY;
+            if let Some(cp) = self.plan.clock {
+                self.m.clock = self.m.clock.wrapping_add(cp.item);
+            }
         }
         loop {
             for i in 0..l {

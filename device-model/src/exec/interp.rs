@@ -9,7 +9,8 @@ use super::values::*;
 use crate::activity::{Activity, RunState};
 use crate::counters::{field, CounterBlock};
 use crate::fault::{FaultKind, MemRegion, SourcePos};
-use crate::fifo::{Fifo, FifoOutcome, Waiter};
+use crate::fifo::{Fifo, FifoOutcome, Waiter, UNTIMED};
+use crate::timing::ClockPlan;
 use fpgacl_kernel_compiler::ir::{
     AtomicOp, BinOp, BuiltinPtrFn, CmpOp, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK,
     REGION_SHIFT,
@@ -92,6 +93,10 @@ pub struct Machine<'a> {
     pub item: usize,
     /// Loop header visits until the next check for shutdown / abort requests.
     pub poll: u32,
+    /// Timing hook: this execution's simulated clock in ticks (`crate::timing::clock`).
+    pub clock: u64,
+    /// Timing hook: the clock's costs; `None` = untimed run (FIFO ops use `fifo::UNTIMED`).
+    pub clock_plan: Option<&'a ClockPlan>,
 }
 
 /// Loop header visits between checks for shutdown or abort requests (so that a kernel stuck in
@@ -346,6 +351,9 @@ impl Machine<'_> {
                 }
                 Op::LoopHead(l) => {
                     self.counters.add_loop(l as usize);
+                    if let Some(cp) = self.clock_plan {
+                        self.clock = self.clock.wrapping_add(cp.head(l as usize));
+                    }
                     self.poll = self.poll.wrapping_sub(1);
                     if self.poll == 0 {
                         self.poll = POLL_INTERVAL;
@@ -354,7 +362,12 @@ impl Machine<'_> {
                         }
                     }
                 }
-                Op::LoopEnter(l) => self.counters.add_loop_entry(l as usize),
+                Op::LoopEnter(l) => {
+                    self.counters.add_loop_entry(l as usize);
+                    if let Some(cp) = self.clock_plan {
+                        self.clock = self.clock.wrapping_add(cp.enter(l as usize));
+                    }
+                }
                 Op::Const { d, v } => regs[d as usize] = v,
                 Op::Mov1 { d, s } => regs[d as usize] = regs[s as usize],
                 Op::ConvInt { k, d, s } => regs[d as usize] = norm(k, regs[s as usize]),
@@ -984,19 +997,28 @@ impl Machine<'_> {
             shutdown: env.shutdown,
             pos: &pos,
         };
-        let outcome = if write {
+        let now = if self.clock_plan.is_some() {
+            self.clock
+        } else {
+            UNTIMED
+        };
+        let (outcome, t) = if write {
             // SAFETY: `n` bytes at ptr checked by resolve.
             unsafe { std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), n as usize) };
-            fifo.write(buf, c.blocking, &w)
+            fifo.write_at(buf, c.blocking, &w, now)
         } else {
-            let o = fifo.read(buf, c.blocking, &w);
-            if matches!(o, FifoOutcome::Done { .. }) {
+            let o = fifo.read_at(buf, c.blocking, &w, now);
+            if matches!(o.0, FifoOutcome::Done { .. }) {
                 // SAFETY: as above.
                 unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), ptr, n as usize) };
             }
             o
         };
         let s = c.site as usize;
+        if now != UNTIMED && t > now {
+            self.counters.add_site(s, field::STALL, t - now);
+            self.clock = t;
+        }
         let ok = match outcome {
             FifoOutcome::Done { waited } => {
                 self.counters.add_site(s, field::FIRES, 1);

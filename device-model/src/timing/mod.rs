@@ -305,7 +305,7 @@ pub fn evaluate(
     })
 }
 
-/// Simulated-time stall of a channel or pipe site, ticks (0 until the executor counts it).
-fn site_stall(_c: &crate::counters::SiteCounts) -> u64 {
-    0
+/// Simulated-time stall of a channel or pipe site, ticks.
+fn site_stall(c: &crate::counters::SiteCounts) -> u64 {
+    c.stall
 }
