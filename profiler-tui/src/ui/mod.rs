@@ -65,8 +65,6 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
         ));
         first.push(Span::styled(format!("{bw:.0} MB/s"), t.header()));
     }
-    first.push(Span::styled("  Emulated time: ", t.label()));
-    first.push(Span::styled(fmt::time(d.total_ns), t.header()));
     let host = if h.command_line.is_empty() {
         "?".to_string()
     } else {
@@ -77,10 +75,12 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
         None => d.label.clone(),
     };
     let mut second = vec![
-        Span::styled("Host: ", t.label()),
-        Span::raw(host),
+        Span::styled("Emulated time: ", t.label()),
+        Span::styled(fmt::time(d.total_ns), t.header()),
         Span::styled("  Date: ", t.label()),
         Span::raw(h.start_time.clone()),
+        Span::styled("  Host: ", t.label()),
+        Span::raw(host),
         Span::styled("  File: ", t.label()),
         Span::raw(file),
     ];
@@ -90,6 +90,13 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
     let lines = if area.height >= 2 {
         vec![Line::from(first), Line::from(second)]
     } else {
+        first.extend(second.drain(..2).map(|s| {
+            if s.content.starts_with("Emulated") {
+                Span::styled("  Emulated time: ", s.style)
+            } else {
+                s
+            }
+        }));
         vec![Line::from(first)]
     };
     frame.render_widget(Paragraph::new(lines), area);

@@ -53,36 +53,36 @@ pub fn columns(width: usize, max_line: usize) -> Columns {
                 .sum::<usize>()
     };
     let attrs = (width / 4).clamp(18, 38);
-    let with_attrs = Columns { attrs, ..base };
-    if width >= fixed(&with_attrs) + 24 {
-        return Columns {
-            src: width - fixed(&with_attrs),
-            ..with_attrs
-        };
-    }
-    if width >= fixed(&base) + 16 {
-        return Columns {
-            src: width - fixed(&base),
-            ..base
-        };
-    }
-    let no_bw = Columns { bw: 0, ..base };
-    if width >= fixed(&no_bw) + 10 {
-        return Columns {
-            src: width - fixed(&no_bw),
-            ..no_bw
-        };
-    }
-    let only_stall = Columns {
-        bw: 0,
-        occ: 0,
-        ..base
-    };
-    if width >= fixed(&only_stall) + 6 {
-        return Columns {
-            src: width - fixed(&only_stall),
-            ..only_stall
-        };
+    // Wider layouts first; Bandwidth goes before Attributes, then both, then Occupancy.
+    let candidates = [
+        (Columns { attrs, ..base }, 24),
+        (
+            Columns {
+                attrs,
+                bw: 0,
+                ..base
+            },
+            20,
+        ),
+        (base, 16),
+        (Columns { bw: 0, ..base }, 10),
+        (
+            Columns {
+                bw: 0,
+                occ: 0,
+                ..base
+            },
+            6,
+        ),
+    ];
+    for (c, min_src) in candidates {
+        let f = fixed(&c);
+        if width >= f + min_src {
+            return Columns {
+                src: width - f,
+                ..c
+            };
+        }
     }
     Columns {
         line,
@@ -451,8 +451,16 @@ fn draw_details(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new(left), l);
         frame.render_widget(Paragraph::new(right).wrap(Wrap { trim: false }), r);
     } else {
-        left.extend(right);
-        frame.render_widget(Paragraph::new(left).wrap(Wrap { trim: false }), inner);
+        // One column: the access, its main numbers and the diagnosis first, then the tooltip
+        // details, then the remedies, so the most useful lines survive a short pane.
+        let headlines = 1 + findings.len();
+        let split = left.len().min(if sites.len() > 1 { 4 } else { 3 });
+        let mut lines: Vec<Line> = left.drain(..split).collect();
+        let mut right = right.into_iter();
+        lines.extend(right.by_ref().take(headlines));
+        lines.extend(left);
+        lines.extend(right);
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
     }
 }
 
@@ -560,7 +568,9 @@ mod tests {
                     .sum::<usize>();
             assert!(used <= w.max(c.line), "width {w}: {c:?}");
         }
-        assert!(columns(200, 10).attrs > 0);
-        assert_eq!(columns(60, 10).attrs, 0);
+        assert!(columns(200, 10).attrs > 0 && columns(200, 10).bw > 0);
+        let c80 = columns(80, 10);
+        assert!(c80.attrs > 0 && c80.bw == 0, "{c80:?}");
+        assert_eq!(columns(50, 10).attrs, 0);
     }
 }
