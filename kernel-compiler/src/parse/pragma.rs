@@ -71,6 +71,59 @@ pub fn parse_loop_pragma(text: &str, lp: &mut LoopPragmas) -> Result<bool, Strin
         }
         "ivdep" => {
             let mut iv = Ivdep::default();
+            // The array may be any expression (`array(S->X[2].A)`): keep its text.
+            if let Some(at) = text.find("array") {
+                let rest = &text[at + 5..];
+                if let Some(open) = rest.find('(') {
+                    let mut depth = 0usize;
+                    let mut end = None;
+                    for (k, c) in rest[open..].char_indices() {
+                        match c {
+                            '(' => depth += 1,
+                            ')' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    end = Some(open + k);
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    if let Some(end) = end {
+                        let name: String = rest[open + 1..end]
+                            .chars()
+                            .filter(|c| !c.is_whitespace())
+                            .collect();
+                        if !name.is_empty() {
+                            iv.array = Some(name);
+                        }
+                        let tail = format!("{} {}", &text[..at], &rest[end + 1..]);
+                        let w2 = words(&tail);
+                        let mut i = 1;
+                        while i < w2.len() {
+                            if w2[i] == "safelen" {
+                                let n = if w2.get(i + 1).map(String::as_str) == Some("(") {
+                                    number(w2.get(i + 2))
+                                } else {
+                                    number(w2.get(i + 1))
+                                };
+                                match n {
+                                    Some(n) if n > 0 => iv.safelen = Some(n),
+                                    _ => {
+                                        return Err(
+                                            "invalid 'safelen' in '#pragma ivdep'; ignored".into()
+                                        )
+                                    }
+                                }
+                            }
+                            i += 1;
+                        }
+                        lp.ivdep = Some(iv);
+                        return Ok(true);
+                    }
+                }
+            }
             let mut i = 1;
             while i < w.len() {
                 match w[i].as_str() {
@@ -173,6 +226,22 @@ mod tests {
             Some(Ivdep {
                 array: Some("A".into()),
                 safelen: Some(8)
+            })
+        );
+    }
+
+    #[test]
+    fn ivdep_array_expressions() {
+        let mut lp = LoopPragmas::default();
+        assert_eq!(
+            parse_loop_pragma("ivdep safelen(4) array(S->X[2][3].A)", &mut lp),
+            Ok(true)
+        );
+        assert_eq!(
+            lp.ivdep,
+            Some(Ivdep {
+                array: Some("S->X[2][3].A".into()),
+                safelen: Some(4)
             })
         );
     }
