@@ -49,6 +49,12 @@ struct Session {
 
 impl Session {
     fn start(tag: &str, cmd: &[String]) -> Session {
+        Session::start_env(tag, cmd, false)
+    }
+
+    /// Starts `cmd` in a new session; `no_color` sets NO_COLOR=1 for it (otherwise it is
+    /// unset: the tmux server's environment, not ours, is what the pane inherits).
+    fn start_env(tag: &str, cmd: &[String], no_color: bool) -> Session {
         let name = format!("fpgacl-tui-{tag}-{}", std::process::id());
         let line = cmd
             .iter()
@@ -56,7 +62,12 @@ impl Session {
             .collect::<Vec<_>>()
             .join(" ");
         // Print the exit status after the profiler returns, then keep the pane alive.
-        let script = format!("{line}; echo \"EXIT=$?\"; sleep 30");
+        let env = if no_color {
+            "export NO_COLOR=1;"
+        } else {
+            "unset NO_COLOR;"
+        };
+        let script = format!("{env} {line}; echo \"EXIT=$?\"; sleep 30");
         let st = Command::new("tmux")
             .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "40"])
             .arg(script)
@@ -74,6 +85,15 @@ impl Session {
             .status()
             .expect("tmux send-keys");
         assert!(st.success());
+    }
+
+    /// The pane with its colours and attributes as escape sequences.
+    fn capture_escapes(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-e", "-t", &self.name])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     fn capture(&self) -> String {
@@ -193,6 +213,86 @@ fn tmux_ctrl_c_restores_the_terminal() {
     let screen = s.wait_for(&["EXIT=0"]);
     assert!(!screen.contains("Source Code"), "{screen}");
     // Raw mode is off again: the shell echoes typed text on the normal screen.
+    let _ = std::fs::remove_file(&profile);
+}
+
+/// The SGR parameter lists (`ESC [ ... m`) in `s`.
+fn sgr_params(s: &str) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\x1b[") {
+        rest = &rest[i + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(rest.len());
+        if rest[end..].starts_with('m') {
+            out.push(
+                rest[..end]
+                    .split(';')
+                    .filter_map(|p| p.parse().ok())
+                    .collect(),
+            );
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// True when an SGR parameter list sets a foreground or background colour.
+fn sets_colour(params: &[u32]) -> bool {
+    params
+        .iter()
+        .any(|&p| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107))
+}
+
+#[test]
+fn tmux_colours_and_no_color() {
+    if !have_tmux() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let profile = demo_file("colour");
+    let Some(cmd) = report_command(&profile) else {
+        eprintln!("SKIPPED: report example not built");
+        return;
+    };
+    // Colours: the high-stall line has the dark red background (256-colour 124 at 74%).
+    let s = Session::start_env("colour", &cmd, false);
+    s.wait_for(&["1 Source Code"]);
+    s.send(&["n"]);
+    s.wait_for(&["high-stall line 1 of 1"]);
+    let esc = s.capture_escapes();
+    let line = esc
+        .lines()
+        .find(|l| l.contains("write_channel_intel(c0"))
+        .expect("stall line");
+    assert!(
+        sgr_params(line)
+            .iter()
+            .any(|p| p.windows(3).any(|w| w == [48, 5, 124])),
+        "no dark red background on {line:?}"
+    );
+    s.send(&["q"]);
+    s.wait_for(&["EXIT=0"]);
+    drop(s);
+
+    // NO_COLOR=1: no colour anywhere, the cursor line still stands out (reverse video).
+    let s = Session::start_env("nocolour", &cmd, true);
+    s.wait_for(&["1 Source Code"]);
+    s.send(&["n"]);
+    s.wait_for(&["high-stall line 1 of 1"]);
+    let esc = s.capture_escapes();
+    let coloured: Vec<Vec<u32>> = sgr_params(&esc)
+        .into_iter()
+        .filter(|p| sets_colour(p))
+        .collect();
+    assert!(coloured.is_empty(), "colours with NO_COLOR: {coloured:?}");
+    assert!(
+        sgr_params(&esc).iter().any(|p| p.contains(&7)),
+        "no reverse video for the cursor"
+    );
+    s.send(&["q"]);
+    s.wait_for(&["EXIT=0"]);
     let _ = std::fs::remove_file(&profile);
 }
 
