@@ -1,0 +1,411 @@
+//! The guide's profiler scenarios and the paper's feed-forward split, from OpenCL C source:
+//! compiled, run, timed, and checked with numbers (tolerances stated per assertion).
+
+mod timing_util;
+
+use fpgacl_device_model::timing::{self, Bound, EvalOptions, KernelTiming, TICKS_PER_CYCLE};
+use fpgacl_device_model::*;
+use std::sync::Arc;
+use timing_util::*;
+
+fn ints(n: usize, f: impl Fn(usize) -> i32) -> Arc<DeviceMemory> {
+    buf(&(0..n).map(f).collect::<Vec<i32>>())
+}
+
+/// "If an LSU is accessed less frequently than other LSUs, such as the case when an LSU is
+/// outside a loop that contains other LSUs, this LSU will have a lower occupancy value."
+#[test]
+fn load_outside_loop_has_lower_occupancy() {
+    let k = kit(
+        "__kernel void outside(__global const int *a, __global const int *b, __global int *out, int n) {\n\
+           int base = a[0];\n\
+           int s = 0;\n\
+           for (int i = 0; i < n; i++) {\n\
+             s += b[i];\n\
+           }\n\
+           out[0] = s + base;\n\
+         }\n",
+        1,
+    );
+    let n = 10_000;
+    let (a, b, out) = (ints(1, |_| 7), ints(n, |i| i as i32), ints(1, |_| 0));
+    let (_, t) = k.run(&LaunchSpec::task(
+        k.index("outside"),
+        vec![
+            ArgBinding::buffer(&a),
+            ArgBinding::buffer(&b),
+            ArgBinding::buffer(&out),
+            val(n as i32),
+        ],
+    ));
+    let outside = k.site_at(&t, 2, false);
+    let inside = k.site_at(&t, 5, false);
+    eprintln!(
+        "outside {outside:?}\ninside {inside:?}\ncycles {}",
+        t.cycles
+    );
+    // II 1 loop of n iterations: the inside load occupies > 95% of the time, the outside one
+    // once (< 0.1%).
+    assert!(inside.occupancy_pct().unwrap() > 95.0);
+    assert!(outside.occupancy_pct().unwrap() < 0.1);
+    assert_eq!(inside.stall_pct(), Some(0.0));
+    near("cycles", t.cycles as f64, n as f64, 0.05);
+}
+
+/// "if (some_rare_condition) x = src[addr];": occupancy high, activity low.
+#[test]
+fn predicated_load_high_occupancy_low_activity() {
+    let k = kit(
+        "__kernel void pred(__global const int *src, __global const int *flag, __global int *dst) {\n\
+           int i = get_global_id(0);\n\
+           int x = 0;\n\
+           if (flag[i] != 0) x = src[i];\n\
+           dst[i] = x;\n\
+         }\n",
+        2,
+    );
+    let n = 1 << 16;
+    let (src, flag, dst) = (
+        ints(n, |i| i as i32),
+        ints(n, |i| (i % 20 == 0) as i32),
+        ints(n, |_| 0),
+    );
+    let (_, t) = k.run(&LaunchSpec::ndrange_1d(
+        k.index("pred"),
+        n as u64,
+        None,
+        vec![
+            ArgBinding::buffer(&src),
+            ArgBinding::buffer(&flag),
+            ArgBinding::buffer(&dst),
+        ],
+    ));
+    let s = k.module.sites.iter().find(|s| s.target == "src").unwrap();
+    let src_c = t.site(s.id.0).unwrap();
+    eprintln!("src {src_c:?}");
+    // 5% of the work-items enable the load (tolerance 0.5 points); all of them occupy it.
+    assert!(src_c.occupancy_pct().unwrap() > 99.0);
+    near("activity%", src_c.activity_pct().unwrap(), 5.0, 0.1);
+    assert_eq!(src_c.requests, n.div_ceil(20) as u64);
+}
+
+fn strided(stride_elems: usize) -> (KernelTiming, Kit) {
+    let src = format!(
+        "#define S {stride_elems}\n\
+         __kernel void gather(__global const int *src, __global int *dst) {{\n\
+           int i = get_global_id(0);\n\
+           dst[i] = src[i * S];\n\
+         }}\n"
+    );
+    let k = kit(&src, 2);
+    let n = 1 << 14;
+    let (s, d) = (ints(n * stride_elems, |i| i as i32), ints(n, |_| 0));
+    let (_, t) = k.run(&LaunchSpec::ndrange_1d(
+        k.index("gather"),
+        n as u64,
+        None,
+        vec![ArgBinding::buffer(&s), ArgBinding::buffer(&d)],
+    ));
+    (t, k)
+}
+
+/// "Low Bandwidth Efficiency": efficiency falls and bursts shrink as the stride grows.
+#[test]
+fn strided_access_lowers_efficiency_and_burst_size() {
+    let mut rows = Vec::new();
+    for stride in [1usize, 4, 16, 64] {
+        let (t, k) = strided(stride);
+        let s = k.site_at(&t, 4, false);
+        rows.push((
+            stride,
+            s.efficiency_pct().unwrap(),
+            s.average_burst_bytes().unwrap(),
+            s.max_burst_bytes,
+        ));
+    }
+    eprintln!("(stride elems, efficiency %, avg burst B, max burst B): {rows:?}");
+    // Exact by rules M2/M3 with 64-byte words and 16-word bursts.
+    assert_eq!(rows[0].1, 100.0);
+    assert_eq!(rows[1].1, 25.0);
+    assert_eq!(rows[2].1, 6.25);
+    assert_eq!(rows[3].1, 6.25);
+    for w in rows.windows(2) {
+        assert!(w[1].1 <= w[0].1, "efficiency must not rise with the stride");
+        assert!(w[1].2 <= w[0].2, "bursts must not grow with the stride");
+    }
+    assert_eq!(rows[3].3, 64, "a 256-byte stride gives one-word bursts");
+    assert!(rows[0].2 >= 1024.0);
+}
+
+/// Two wide strided loads need more bandwidth than the board has: the kernel is memory bound,
+/// the loads are the stall source (stall% + occupancy% ~ 100%), the store is a victim.
+#[test]
+fn memory_bound_kernel_stalls_at_its_global_loads() {
+    let k = kit(
+        "__kernel void two(__global const int *a, __global const int *b, __global int *dst) {\n\
+           int i = get_global_id(0);\n\
+           dst[i] = a[i * 32] + b[i * 32];\n\
+         }\n",
+        2,
+    );
+    let n = 1 << 14;
+    let (a, b, d) = (
+        ints(n * 32, |i| i as i32),
+        ints(n * 32, |i| i as i32),
+        ints(n, |_| 0),
+    );
+    let (_, t) = k.run(&LaunchSpec::ndrange_1d(
+        k.index("two"),
+        n as u64,
+        None,
+        vec![
+            ArgBinding::buffer(&a),
+            ArgBinding::buffer(&b),
+            ArgBinding::buffer(&d),
+        ],
+    ));
+    assert_eq!(t.bound, Bound::Memory);
+    // 2 x 64 + 4 bytes per work-item at 25600/294 = 87.07 bytes/cycle (1%).
+    near(
+        "cycles",
+        t.cycles as f64,
+        n as f64 * 132.0 / (25600.0 / 294.0),
+        0.01,
+    );
+    let la = k.module.sites.iter().find(|s| s.target == "a").unwrap();
+    let sa = t.site(la.id.0).unwrap();
+    let store = k.site_at(&t, 3, true);
+    eprintln!("load a {sa:?}\nstore {store:?}");
+    let sum = sa.stall_pct().unwrap() + sa.occupancy_pct().unwrap();
+    near("load stall% + occupancy%", sum, 100.0, 0.02);
+    assert!(
+        sa.stall_pct().unwrap() > 20.0,
+        "high stall: the guide's 20% mark"
+    );
+    assert!(store.stall_pct().unwrap() < 5.0);
+    // The board's bandwidth is used in full (2%).
+    near(
+        "bandwidth",
+        t.bandwidth_mbps(&k.board),
+        k.board.global_bandwidth_mbps(),
+        0.02,
+    );
+}
+
+const CHANNEL_PAIR: &str = "#pragma OPENCL EXTENSION cl_intel_channels : enable\n\
+channel float c __attribute__((depth(16)));\n\
+__kernel void fast_producer(__global const float *src, int n) {\n\
+  for (int i = 0; i < n; i++) {\n\
+    write_channel_intel(c, src[i]);\n\
+  }\n\
+}\n\
+__kernel void slow_consumer(__global float *dst, int n) {\n\
+  float p = 1.0f;\n\
+  for (int i = 0; i < n; i++) {\n\
+    p = p * read_channel_intel(c);\n\
+  }\n\
+  dst[0] = p;\n\
+}\n\
+__kernel void slow_producer(__global const float *src, int n) {\n\
+  float p = 1.0f;\n\
+  for (int i = 0; i < n; i++) {\n\
+    p = p * src[i];\n\
+    write_channel_intel(c, p);\n\
+  }\n\
+}\n\
+__kernel void fast_consumer(__global float *dst, int n) {\n\
+  for (int i = 0; i < n; i++) {\n\
+    dst[i] = read_channel_intel(c);\n\
+  }\n\
+}\n";
+
+/// Runs a producer and a consumer concurrently with simulated clocks starting at the given
+/// cycles; returns their timings.
+fn run_pair(
+    k: &Kit,
+    producer: &str,
+    consumer: &str,
+    n: usize,
+    starts: (u64, u64),
+) -> (KernelTiming, KernelTiming) {
+    let src = buf(&vec![1.0f32; n]);
+    let dst = buf(&vec![0.0f32; n]);
+    let time = |name: &str, args: Vec<ArgBinding>, start: u64| {
+        let rep = k.kreport(name);
+        let model = timing::compute_model(&k.module, rep).unwrap();
+        let r = k
+            .inst
+            .run_timed(
+                &LaunchSpec::task(k.index(name), args),
+                &model.clock_plan(start),
+            )
+            .unwrap();
+        let opts = EvalOptions {
+            start_cycle: start,
+            end_tick: r.end_tick,
+            ..Default::default()
+        };
+        k.evaluate(&r, &opts)
+    };
+    std::thread::scope(|s| {
+        let p = s.spawn(|| {
+            time(
+                producer,
+                vec![ArgBinding::buffer(&src), val(n as i32)],
+                starts.0,
+            )
+        });
+        let c = s.spawn(|| {
+            time(
+                consumer,
+                vec![ArgBinding::buffer(&dst), val(n as i32)],
+                starts.1,
+            )
+        });
+        (p.join().unwrap(), c.join().unwrap())
+    })
+}
+
+fn fifo_site<'t>(
+    k: &Kit,
+    t: &'t KernelTiming,
+    kernel: &str,
+) -> &'t fpgacl_profile_format::SiteCounters {
+    let ki = k.index(kernel);
+    let s = k
+        .module
+        .sites
+        .iter()
+        .find(|s| {
+            s.kernel == ki
+                && matches!(
+                    s.kind,
+                    fpgacl_kernel_compiler::ir::SiteKind::ChannelRead
+                        | fpgacl_kernel_compiler::ir::SiteKind::ChannelWrite
+                )
+        })
+        .unwrap();
+    t.site(s.id.0).unwrap()
+}
+
+/// "if the read operations occur much slower than the write operations, the Profiler
+/// identifies a stall for the write_channel_intel call in the write kernel"; swapping the
+/// speeds moves the stall to the read.
+#[test]
+fn channel_stall_is_on_the_faster_side() {
+    let k = kit(CHANNEL_PAIR, 1);
+    let n = 4000;
+    let slow_ii = k.kreport("slow_consumer").loops[0].ii as f64;
+    assert!(slow_ii > 1.0, "the float product recurrence sets II > 1");
+
+    let (p, c) = run_pair(&k, "fast_producer", "slow_consumer", n, (0, 0));
+    let (w, r) = (
+        fifo_site(&k, &p, "fast_producer"),
+        fifo_site(&k, &c, "slow_consumer"),
+    );
+    eprintln!("fast write {w:?}\nslow read {r:?}\nII {slow_ii}");
+    // The writer waits (II - 1) cycles per element once the FIFO is full: stall% ~ (II-1)/II.
+    near(
+        "write stall%",
+        w.stall_pct().unwrap(),
+        100.0 * (slow_ii - 1.0) / slow_ii,
+        0.05,
+    );
+    assert!(r.stall_pct().unwrap() < 1.0);
+    // Both kernels take the slow side's time (5%).
+    near("producer cycles", p.cycles as f64, n as f64 * slow_ii, 0.05);
+    near("consumer cycles", c.cycles as f64, n as f64 * slow_ii, 0.05);
+    assert_eq!(p.bound, Bound::Channel);
+
+    // A fresh program: its channel has no history in simulated time.
+    let k = kit(CHANNEL_PAIR, 1);
+    let (p, c) = run_pair(&k, "slow_producer", "fast_consumer", n, (0, 0));
+    let (w, r) = (
+        fifo_site(&k, &p, "slow_producer"),
+        fifo_site(&k, &c, "fast_consumer"),
+    );
+    eprintln!("slow write {w:?}\nfast read {r:?}");
+    assert!(w.stall_pct().unwrap() < 1.0);
+    near(
+        "read stall%",
+        r.stall_pct().unwrap(),
+        100.0 * (slow_ii - 1.0) / slow_ii,
+        0.05,
+    );
+    // A stall source: stall% + occupancy% ~ 100% (2 points).
+    near(
+        "read stall% + occupancy%",
+        r.stall_pct().unwrap() + r.occupancy_pct().unwrap(),
+        100.0,
+        0.02,
+    );
+}
+
+/// "if the kernel that reads is not launched concurrently with the kernel that writes": a
+/// consumer started a million cycles before its producer waits that long at its read.
+#[test]
+fn consumer_launched_early_shows_read_stall() {
+    let k = kit(CHANNEL_PAIR, 1);
+    let n = 1000;
+    let early = 1_000_000u64;
+    let (p, c) = run_pair(&k, "fast_producer", "fast_consumer", n, (early, 0));
+    let r = fifo_site(&k, &c, "fast_consumer");
+    eprintln!("read {r:?} consumer {c:?}");
+    assert!(r.stall_cycles >= early, "{}", r.stall_cycles);
+    assert!(r.stall_pct().unwrap() > 99.0);
+    assert!(c.end_cycle >= p.start_cycle + n as u64);
+    assert!(fifo_site(&k, &p, "fast_producer").stall_pct().unwrap() < 1.0);
+}
+
+/// Same inputs, same counters and cycles: twice, and with 1 versus 4 worker threads.
+#[test]
+fn determinism_across_runs_and_threads() {
+    let src =
+        "__kernel void vadd(__global const int *x, __global const int *y, __global int *z) {\n\
+                 int i = get_global_id(0);\n\
+                 if (x[i] & 1) z[i] = x[i] + y[i * 3];\n\
+               }\n";
+    let n = 1 << 15;
+    let run = |threads: usize| {
+        let k = kit(src, threads);
+        let (x, y, z) = (
+            ints(n, |i| i as i32),
+            ints(3 * n, |i| i as i32),
+            ints(n, |_| 0),
+        );
+        let (r, t) = k.run(&LaunchSpec::ndrange_1d(
+            k.index("vadd"),
+            n as u64,
+            Some(64),
+            vec![
+                ArgBinding::buffer(&x),
+                ArgBinding::buffer(&y),
+                ArgBinding::buffer(&z),
+            ],
+        ));
+        (r.threads, t)
+    };
+    let (t1, a) = run(1);
+    let (t4, b) = run(4);
+    let (_, c) = run(4);
+    assert_eq!((t1, t4), (1, 4));
+    assert_eq!(a, b);
+    assert_eq!(b, c);
+
+    let first = run_pair(
+        &kit(CHANNEL_PAIR, 1),
+        "fast_producer",
+        "slow_consumer",
+        3000,
+        (0, 0),
+    );
+    let second = run_pair(
+        &kit(CHANNEL_PAIR, 1),
+        "fast_producer",
+        "slow_consumer",
+        3000,
+        (0, 0),
+    );
+    assert_eq!(first, second);
+    assert_eq!(TICKS_PER_CYCLE, 1 << 16);
+}
