@@ -451,6 +451,20 @@ fn plan_sizes(inner: &Inner, spec: &LaunchSpec) -> Result<Sizes, LaunchError> {
     {
         return Err(LaunchError::GlobalSize("too many work-items".into()));
     }
+    // max_global_work_dim(0): a single work-item kernel; (N): at most N dimensions in use.
+    if let Some(mgd) = f.attrs.max_global_work_dim {
+        let used = (0..3)
+            .filter(|&d| g[d] > 1)
+            .map(|d| d as u32 + 1)
+            .max()
+            .unwrap_or(0);
+        if used > mgd {
+            return Err(LaunchError::GlobalSize(format!(
+                "kernel '{}' has max_global_work_dim({mgd}) but the global size is {g:?}",
+                f.name
+            )));
+        }
+    }
     let max_wg = inner.board.max_work_group_size.min(
         f.attrs
             .max_work_group_size

@@ -538,3 +538,26 @@ __kernel void spin(__global int *out) {
         r => panic!("{r:?}"),
     }
 }
+
+#[test]
+fn max_global_work_dim_zero_rejects_ndrange() {
+    let src =
+        "__attribute__((max_global_work_dim(0))) __kernel void t(__global int *a) { a[0] = 1; }\n";
+    let (inst, _) = instance(src, 1);
+    let m = buf(&[0i32; 4]);
+    let e = inst
+        .run(&LaunchSpec::ndrange_1d(
+            0,
+            4,
+            None,
+            vec![ArgBinding::buffer(&m)],
+        ))
+        .unwrap_err();
+    assert!(
+        matches!(e, RunError::Launch(LaunchError::GlobalSize(_))),
+        "{e}"
+    );
+    inst.run(&LaunchSpec::task(0, vec![ArgBinding::buffer(&m)]))
+        .unwrap();
+    assert_eq!(read::<i32>(&m, 1), vec![1]);
+}
