@@ -137,6 +137,81 @@ impl<'p, 'a> FnLower<'p, 'a> {
     ) -> LResult<Val> {
         use BuiltinKind as K;
         match kind {
+            K::LinearId(global) => {
+                // ((id2 * size1) + id1) * size0 + id0, ids relative to the offset for the
+                // global form.
+                self.argc(name, args, 0, loc)?;
+                self.uses_ids = true;
+                let (idf, szf) = if global {
+                    (WorkItemFn::GlobalId, WorkItemFn::GlobalSize)
+                } else {
+                    (WorkItemFn::LocalId, WorkItemFn::LocalSize)
+                };
+                let u64t = ValTy::scalar(Scalar::U64);
+                let mut acc: Option<Reg> = None;
+                for d in (0..3u64).rev() {
+                    let dim = self.const_reg(ValTy::scalar(Scalar::U32), vec![d]);
+                    let id = self.alloc(1);
+                    self.emit(Inst::WorkItem {
+                        f: idf,
+                        dst: id,
+                        dim,
+                    });
+                    let id = if global {
+                        let off = self.alloc(1);
+                        self.emit(Inst::WorkItem {
+                            f: WorkItemFn::GlobalOffset,
+                            dst: off,
+                            dim,
+                        });
+                        let rel = self.alloc(1);
+                        self.emit(Inst::Binary {
+                            op: BinOp::Sub,
+                            ty: u64t,
+                            dst: rel,
+                            a: id,
+                            b: off,
+                        });
+                        rel
+                    } else {
+                        id
+                    };
+                    acc = Some(match acc {
+                        None => id,
+                        Some(a) => {
+                            let size = self.alloc(1);
+                            self.emit(Inst::WorkItem {
+                                f: szf,
+                                dst: size,
+                                dim,
+                            });
+                            let m = self.alloc(1);
+                            self.emit(Inst::Binary {
+                                op: BinOp::Mul,
+                                ty: u64t,
+                                dst: m,
+                                a,
+                                b: size,
+                            });
+                            let sum = self.alloc(1);
+                            self.emit(Inst::Binary {
+                                op: BinOp::Add,
+                                ty: u64t,
+                                dst: sum,
+                                a: m,
+                                b: id,
+                            });
+                            sum
+                        }
+                    });
+                }
+                let reg = acc.expect("three dimensions");
+                Ok(Val::R {
+                    reg,
+                    ty: Type::size_t(),
+                    prov: None,
+                })
+            }
             K::WorkItem(f) => {
                 if f == WorkItemFn::WorkDim {
                     self.argc(name, args, 0, loc)?;

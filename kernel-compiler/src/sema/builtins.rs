@@ -10,6 +10,8 @@ use crate::sema::types::{builtin_type, Type};
 pub enum BuiltinKind {
     /// `size_t f(uint dim)` (`get_work_dim` takes nothing and returns `uint`).
     WorkItem(WorkItemFn),
+    /// `get_local_linear_id()` (false) / `get_global_linear_id()` (true), OpenCL 2.0.
+    LinearId(bool),
     /// `gentype f(gentype)` over float types.
     Float1(BuiltinFn),
     /// `gentype f(gentype, gentype)` over float types.
@@ -206,6 +208,8 @@ pub fn classify(name: &str) -> Option<BuiltinKind> {
         "get_global_offset" => K::WorkItem(WorkItemFn::GlobalOffset),
         "get_work_dim" => K::WorkItem(WorkItemFn::WorkDim),
         "get_compute_id" => K::WorkItem(WorkItemFn::ComputeId),
+        "get_local_linear_id" => K::LinearId(false),
+        "get_global_linear_id" => K::LinearId(true),
         "fmin" => K::Float2Scalar(F::Fmin),
         "fmax" => K::Float2Scalar(F::Fmax),
         "ldexp" => K::Float2Int(F::Ldexp),
