@@ -73,10 +73,9 @@ impl Command {
             self.event.set_status(CL_INVALID_COMMAND_QUEUE);
             return;
         };
-        if self.is_kernel() {
-            // Ready to start: until it runs, it may still unblock others (deadlock diagnosis).
-            queue.device.busy.fetch_add(1, Ordering::SeqCst);
-        }
+        // Ready to run: until it ends (a kernel: until it starts and shows up in the device's
+        // activity), it may still unblock others (deadlock diagnosis).
+        queue.device.busy.fetch_add(1, Ordering::SeqCst);
         self.event.set_status(CL_SUBMITTED);
         queue.dispatch(self);
     }
@@ -88,20 +87,15 @@ impl Command {
         )
     }
 
-    fn execute(&self) {
-        let busy = self.event.queue.as_ref().map(|q| &q.device.busy);
-        // A running kernel is tracked by the device's activity; any other running command is
-        // progress the deadlock diagnosis must wait for.
-        if let Some(b) = busy {
-            if !self.is_kernel() {
-                b.fetch_add(1, Ordering::SeqCst);
-            }
+    fn execute(&self, queue: &Queue) {
+        let kernel = self.is_kernel();
+        if kernel {
+            queue.running_kernels.fetch_add(1, Ordering::SeqCst);
         }
         self.event.set_status(CL_RUNNING);
-        if let Some(b) = busy {
-            if self.is_kernel() {
-                b.fetch_sub(1, Ordering::SeqCst);
-            }
+        if kernel {
+            // From now on the device's activity registry tracks it.
+            queue.device.busy.fetch_sub(1, Ordering::SeqCst);
         }
         let work = self.work.lock().take();
         let result = match work {
@@ -109,10 +103,10 @@ impl Command {
                 .unwrap_or(Err(CL_OUT_OF_RESOURCES)),
             None => Ok(()),
         };
-        if let Some(b) = busy {
-            if !self.is_kernel() {
-                b.fetch_sub(1, Ordering::SeqCst);
-            }
+        if kernel {
+            queue.running_kernels.fetch_sub(1, Ordering::SeqCst);
+        } else {
+            queue.device.busy.fetch_sub(1, Ordering::SeqCst);
         }
         self.event.set_status(match result {
             Ok(()) => CL_COMPLETE,
@@ -145,7 +139,12 @@ pub struct Queue {
     rx: Receiver<Arc<Command>>,
     idle: Arc<AtomicUsize>,
     workers: AtomicUsize,
+    /// Kernel commands running on this queue's workers.
+    running_kernels: AtomicUsize,
 }
+
+/// Most worker threads an out-of-order queue starts.
+const MAX_WORKERS: usize = 1024;
 
 static QUEUE_SERIAL: AtomicUsize = AtomicUsize::new(0);
 
@@ -156,7 +155,9 @@ fn spawn_worker(rx: Receiver<Arc<Command>>, idle: Arc<AtomicUsize>, name: String
             idle.fetch_add(1, Ordering::SeqCst);
             while let Ok(cmd) = rx.recv() {
                 idle.fetch_sub(1, Ordering::SeqCst);
-                cmd.execute();
+                if let Some(q) = cmd.event.queue.clone() {
+                    cmd.execute(&q);
+                }
                 drop(cmd);
                 idle.fetch_add(1, Ordering::SeqCst);
             }
@@ -193,6 +194,7 @@ impl Queue {
             rx,
             idle: Arc::new(AtomicUsize::new(0)),
             workers: AtomicUsize::new(0),
+            running_kernels: AtomicUsize::new(0),
         });
         q.add_worker()?;
         Ok(q)
@@ -221,9 +223,16 @@ impl Queue {
     }
 
     fn dispatch(&self, cmd: Arc<Command>) {
+        // An out-of-order queue runs ready commands concurrently. A kernel may block on a
+        // channel for as long as its partner needs, so it always gets a thread; other commands
+        // end by themselves, so they get a new thread only when every worker holds a kernel.
         if self.out_of_order() && self.idle.load(Ordering::SeqCst) == 0 {
-            // A failure to start a thread leaves the command to an existing worker.
-            let _ = self.add_worker();
+            let workers = self.workers.load(Ordering::SeqCst);
+            let all_kernels = self.running_kernels.load(Ordering::SeqCst) >= workers;
+            if (cmd.is_kernel() || all_kernels) && workers < MAX_WORKERS {
+                // A failure to start a thread leaves the command to an existing worker.
+                let _ = self.add_worker();
+            }
         }
         // The receiver lives as long as the queue, so sending cannot fail.
         let _ = self.tx.send(cmd);

@@ -1,0 +1,191 @@
+//! [`KernelProbe`]: one enqueued kernel run followed by the profiling session, from enqueue to
+//! its `KernelRun` record (and any snapshots while it runs).
+
+use std::sync::{Arc, Weak};
+
+use fpgacl_device_model::{RunError, RunReport};
+use fpgacl_profile_format::{KernelRun, Record, SiteCounters, Snapshot};
+use parking_lot::Mutex;
+
+use super::session::{ProgramInfo, Session};
+use crate::cl::*;
+use crate::event::Event;
+use crate::program::launch::Launch;
+use crate::queue::Queue;
+
+/// What the run reported when it finished on the device.
+struct Finished {
+    report: RunReport,
+}
+
+/// An enqueued kernel run the session records.
+pub struct KernelProbe {
+    session: &'static Session,
+    program: Arc<ProgramInfo>,
+    kernel_index: u32,
+    kernel: String,
+    device: u32,
+    queue: u64,
+    run_id: u64,
+    work_dim: u32,
+    global: [u64; 3],
+    local: [u64; 3],
+    offset: [u64; 3],
+    finished: Mutex<Option<Finished>>,
+    event: Mutex<Weak<Event>>,
+}
+
+fn u64x3(a: [usize; 3]) -> [u64; 3] {
+    [a[0] as u64, a[1] as u64, a[2] as u64]
+}
+
+impl KernelProbe {
+    /// A probe for `launch` on `q`, when a profiling session is recording kernel runs.
+    pub fn new(q: &Arc<Queue>, launch: &Launch) -> Option<Arc<KernelProbe>> {
+        let session = super::session::current()?;
+        let program = match session.program_of(&launch.instance) {
+            Some(p) => p,
+            None => session.add_program(
+                &launch.instance,
+                q.device.index as u32,
+                &q.device.board,
+            ),
+        };
+        let kernel = launch
+            .module
+            .kernels
+            .get(launch.kernel_index)
+            .map(|k| k.name.clone())
+            .unwrap_or_default();
+        Some(Arc::new(KernelProbe {
+            session,
+            program,
+            kernel_index: launch.kernel_index as u32,
+            kernel,
+            device: q.device.index as u32,
+            queue: session.queue_id(q),
+            run_id: session.next_run_id(),
+            work_dim: launch.work_dim,
+            global: u64x3(launch.global_size),
+            local: u64x3(launch.local_size),
+            offset: u64x3(launch.global_offset),
+            finished: Mutex::new(None),
+            event: Mutex::new(Weak::new()),
+        }))
+    }
+
+    /// Runs `launch` on the device (the queue worker calls this) and keeps its report for
+    /// the record.
+    pub fn run(&self, launch: &Launch) -> Result<RunReport, RunError> {
+        let result = launch.run();
+        if let Ok(report) = &result {
+            *self.finished.lock() = Some(Finished {
+                report: report.clone(),
+            });
+        }
+        result
+    }
+
+    /// Follows the command's event: the record is written when it completes.
+    pub fn attach(self: &Arc<Self>, ev: &Arc<Event>) {
+        *self.event.lock() = Arc::downgrade(ev);
+        self.session.add_running(self);
+        let me = self.clone();
+        ev.set_end_hook(Box::new(move |status, times| me.end(status, times)));
+    }
+
+    /// Whether this probe follows `ev`.
+    pub fn follows(&self, ev: &Arc<Event>) -> bool {
+        self.event.lock().as_ptr() == Arc::as_ptr(ev)
+    }
+
+    /// The event of the command, while it exists.
+    pub fn event(&self) -> Option<Arc<Event>> {
+        self.event.lock().upgrade()
+    }
+
+    /// Program id of the run.
+    pub fn program_id(&self) -> u32 {
+        self.program.id
+    }
+
+    fn run_record(&self, start_ns: u64, end_ns: u64, sites: Vec<SiteCounters>) -> KernelRun {
+        let s = self.session;
+        KernelRun {
+            run_id: self.run_id,
+            device: self.device,
+            queue: self.queue,
+            kernel: self.kernel.clone(),
+            program: self.program.id,
+            start_ns,
+            end_ns,
+            start_cycle: s.cycles(start_ns),
+            end_cycle: s.cycles(end_ns),
+            work_dim: self.work_dim,
+            global_size: self.global,
+            local_size: self.local,
+            global_offset: self.offset,
+            sites,
+        }
+    }
+
+    /// The event ended with `status`; `times` are its queued/submit/start/end timestamps.
+    fn end(&self, status: cl_int, times: [u64; 4]) {
+        self.session.remove_running(self);
+        let finished = self.finished.lock().take();
+        if status != CL_COMPLETE {
+            return; // the kernel failed: no run to record
+        }
+        let s = self.session;
+        let start = s.rel_ns(times[2]);
+        let end = s.rel_ns(times[3]).max(start);
+        let sites = match finished {
+            Some(f) if s.config.counters() => {
+                let (c0, c1) = (s.cycles(start), s.cycles(end));
+                let scale = s.config.window.overlap(c0, c1);
+                if scale > 0.0 {
+                    self.program.sites.map(
+                        self.kernel_index,
+                        &f.report.counters,
+                        f.report.work_items,
+                        c1 - c0,
+                        scale,
+                    )
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
+        };
+        s.write(&[Record::KernelRun(self.run_record(start, end, sites))]);
+    }
+
+    /// A snapshot of the run as far as it has got, taken now (`start_time`: the event's
+    /// START timestamp).
+    ///
+    /// The device model publishes an enqueued run's counters when the run ends, so a
+    /// snapshot holds the run's identity, work sizes and the time span so far, with the
+    /// counters of the run if it finished on the device in the meantime.
+    pub fn snapshot(&self, start_time: u64) -> Record {
+        let s = self.session;
+        let taken = s.now_rel();
+        let start = s.rel_ns(start_time).min(taken);
+        let sites = match &*self.finished.lock() {
+            Some(f) if s.config.counters() => {
+                let (c0, c1) = (s.cycles(start), s.cycles(taken));
+                self.program.sites.map(
+                    self.kernel_index,
+                    &f.report.counters,
+                    f.report.work_items,
+                    c1 - c0,
+                    s.config.window.overlap(c0, c1),
+                )
+            }
+            _ => Vec::new(),
+        };
+        Record::Snapshot(Snapshot {
+            taken_ns: taken,
+            run: self.run_record(start, taken, sites),
+        })
+    }
+}

@@ -1,0 +1,263 @@
+//! The per-process profiling session: the open `profile.mon`, the programs loaded so far, the
+//! kernel runs in flight, and the ids the records use.
+//!
+//! One session per process, opened by the first context ([`open_once`]): it creates (truncates)
+//! the output file and writes the header; every later context of the process appends to the
+//! same file. Every record is handed to the OS as one whole frame before the call returns
+//! ([`fpgacl_profile_format::ProfileWriter`]), so a host killed at any moment leaves a file
+//! that reads back to its last whole record.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
+
+use fpgacl_device_model::{Board, ProgramInstance};
+use fpgacl_kernel_compiler::ir::Module;
+use fpgacl_profile_format::{Header, ProfileWriter, Record};
+use parking_lot::Mutex;
+
+use super::config::ProfileConfig;
+use super::counters::ModuleSites;
+use super::probe::KernelProbe;
+use super::program::{analyze, profile_board, program_record};
+use crate::clock::now_ns;
+use crate::queue::Queue;
+
+static SESSION: OnceLock<Option<Session>> = OnceLock::new();
+
+/// The session, if profiling is on and the first context has opened it.
+pub fn current() -> Option<&'static Session> {
+    SESSION.get().and_then(Option::as_ref)
+}
+
+/// Opens the session on the first call (reads the configuration, reports invalid variables
+/// once, creates the output file); later calls return the same session.
+pub fn open_once(board: &Board) -> Option<&'static Session> {
+    SESSION
+        .get_or_init(|| {
+            let (config, problems) = ProfileConfig::from_env();
+            for p in problems {
+                eprintln!("fpgacl: {p}");
+            }
+            if !config.enabled() {
+                return None;
+            }
+            match Session::create(config, board) {
+                Ok(s) => Some(s),
+                Err(msg) => {
+                    eprintln!("fpgacl: profiling disabled: {msg}");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+/// A program loaded on a device, as the session knows it.
+pub struct ProgramInfo {
+    /// Program id in the file.
+    pub id: u32,
+    /// Device index.
+    pub device: u32,
+    /// The executable.
+    pub module: Arc<Module>,
+    /// Site facts for counter mapping.
+    pub sites: ModuleSites,
+    /// When the autorun counters were last cleared (or the program loaded), session ns.
+    pub autorun_since_ns: AtomicU64,
+}
+
+struct ProgramEntry {
+    instance: Weak<ProgramInstance>,
+    info: Arc<ProgramInfo>,
+}
+
+/// The profiling session of the process.
+pub struct Session {
+    /// What is recorded, and where.
+    pub config: ProfileConfig,
+    writer: ProfileWriter,
+    /// `clock::now_ns()` when the session opened: record times are relative to it.
+    origin_ns: u64,
+    fmax_mhz: f64,
+    programs: Mutex<Vec<ProgramEntry>>,
+    next_program: AtomicU32,
+    next_run: AtomicU64,
+    queues: Mutex<Vec<(Weak<Queue>, u64)>>,
+    next_queue: AtomicU64,
+    running: Mutex<Vec<Weak<KernelProbe>>>,
+    write_error_reported: AtomicBool,
+}
+
+/// The host command line, from `/proc/self/cmdline` (falling back to Rust's arguments).
+fn command_line() -> Vec<String> {
+    match std::fs::read("/proc/self/cmdline") {
+        Ok(bytes) if !bytes.is_empty() => bytes
+            .split(|b| *b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect(),
+        _ => std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+    }
+}
+
+impl Session {
+    fn create(config: ProfileConfig, board: &Board) -> Result<Session, String> {
+        let origin_ns = now_ns();
+        let mut header = Header::for_this_process(profile_board(board));
+        header.command_line = command_line();
+        let writer = ProfileWriter::create(&config.output, &header).map_err(|e| e.to_string())?;
+        Ok(Session {
+            config,
+            writer,
+            origin_ns,
+            fmax_mhz: board.kernel_clock_mhz,
+            programs: Mutex::new(Vec::new()),
+            next_program: AtomicU32::new(0),
+            next_run: AtomicU64::new(0),
+            queues: Mutex::new(Vec::new()),
+            next_queue: AtomicU64::new(0),
+            running: Mutex::new(Vec::new()),
+            write_error_reported: AtomicBool::new(false),
+        })
+    }
+
+    /// The output file.
+    pub fn path(&self) -> &std::path::Path {
+        self.writer.path()
+    }
+
+    /// A runtime clock time (`clock::now_ns()` / event timestamps) as session ns.
+    pub fn rel_ns(&self, t: u64) -> u64 {
+        t.saturating_sub(self.origin_ns)
+    }
+
+    /// Session ns now.
+    pub fn now_rel(&self) -> u64 {
+        self.rel_ns(now_ns())
+    }
+
+    /// Device cycles of `ns` nanoseconds at the board's kernel clock.
+    pub fn cycles(&self, ns: u64) -> u64 {
+        (ns as f64 * self.fmax_mhz / 1000.0) as u64
+    }
+
+    /// Appends records; a failure is reported once on stderr and otherwise ignored (profiling
+    /// never fails the host).
+    pub fn write(&self, records: &[Record]) {
+        let res = match records {
+            [] => Ok(()),
+            [r] => self.writer.write_record(r),
+            rs => self.writer.write_records(rs),
+        };
+        if let Err(e) = res {
+            self.report_write_error(&e.to_string());
+        }
+    }
+
+    fn report_write_error(&self, msg: &str) {
+        if !self.write_error_reported.swap(true, Ordering::Relaxed) {
+            eprintln!("fpgacl: cannot write the profile: {msg}");
+        }
+    }
+
+    /// Registers a program loaded on device `device` and writes its `Program` frame.
+    pub fn add_program(
+        &self,
+        instance: &Arc<ProgramInstance>,
+        device: u32,
+        board: &Board,
+    ) -> Arc<ProgramInfo> {
+        let module = instance.module().clone();
+        let id = self.next_program.fetch_add(1, Ordering::Relaxed);
+        let report = analyze(&module, board);
+        let sites = ModuleSites::new(&module, board, &ModuleSites::cached_sites(&report));
+        if let Err(e) = self
+            .writer
+            .write_program(&program_record(id, &module, board, &report))
+        {
+            self.report_write_error(&e.to_string());
+        }
+        let info = Arc::new(ProgramInfo {
+            id,
+            device,
+            module,
+            sites,
+            autorun_since_ns: AtomicU64::new(self.now_rel()),
+        });
+        let mut progs = self.programs.lock();
+        progs.retain(|p| p.instance.strong_count() > 0);
+        progs.push(ProgramEntry {
+            instance: Arc::downgrade(instance),
+            info: info.clone(),
+        });
+        info
+    }
+
+    /// The program info of a loaded instance, if registered.
+    pub fn program_of(&self, instance: &Arc<ProgramInstance>) -> Option<Arc<ProgramInfo>> {
+        let ptr = Arc::as_ptr(instance);
+        self.programs
+            .lock()
+            .iter()
+            .find(|p| p.instance.as_ptr() == ptr && p.instance.strong_count() > 0)
+            .map(|p| p.info.clone())
+    }
+
+    /// Loaded programs of a device (all of them, or the one of `only`), alive.
+    pub fn programs_of_device(
+        &self,
+        device: u32,
+        only: Option<&Arc<ProgramInstance>>,
+    ) -> Vec<(Arc<ProgramInstance>, Arc<ProgramInfo>)> {
+        self.programs
+            .lock()
+            .iter()
+            .filter(|p| p.info.device == device)
+            .filter_map(|p| Some((p.instance.upgrade()?, p.info.clone())))
+            .filter(|(inst, _)| only.is_none_or(|o| Arc::ptr_eq(o, inst)))
+            .collect()
+    }
+
+    /// A fresh run id.
+    pub fn next_run_id(&self) -> u64 {
+        self.next_run.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The session id of a queue (assigned at first use).
+    pub fn queue_id(&self, q: &Arc<Queue>) -> u64 {
+        let ptr = Arc::as_ptr(q);
+        let mut qs = self.queues.lock();
+        if let Some((_, id)) = qs
+            .iter()
+            .find(|(w, _)| w.as_ptr() == ptr && w.strong_count() > 0)
+        {
+            return *id;
+        }
+        qs.retain(|(w, _)| w.strong_count() > 0);
+        let id = self.next_queue.fetch_add(1, Ordering::Relaxed);
+        qs.push((Arc::downgrade(q), id));
+        id
+    }
+
+    /// Tracks a kernel run in flight (for snapshots).
+    pub fn add_running(&self, p: &Arc<KernelProbe>) {
+        let mut r = self.running.lock();
+        r.retain(|w| w.strong_count() > 0);
+        r.push(Arc::downgrade(p));
+    }
+
+    /// Stops tracking a kernel run.
+    pub fn remove_running(&self, p: &KernelProbe) {
+        let ptr = p as *const KernelProbe;
+        self.running
+            .lock()
+            .retain(|w| w.as_ptr() != ptr && w.strong_count() > 0);
+    }
+
+    /// Kernel runs in flight.
+    pub fn running(&self) -> Vec<Arc<KernelProbe>> {
+        self.running.lock().iter().filter_map(Weak::upgrade).collect()
+    }
+}
