@@ -57,6 +57,15 @@ impl DiffCase {
         diff_expected_dir().join(format!("{}.stdout", self.name))
     }
 
+    /// True when the spec has the line `# diff: printf-unordered`: the kernel
+    /// prints from several work-groups, whose order is up to the
+    /// implementation, so printf output is compared as a sorted list of lines
+    /// (an implementation's own runs are still compared exactly).
+    pub fn printf_unordered(&self) -> bool {
+        std::fs::read_to_string(&self.spec)
+            .is_ok_and(|s| s.lines().any(|l| l.trim() == "# diff: printf-unordered"))
+    }
+
     /// True when the spec launches the kernel with `clEnqueueTask`.
     pub fn is_task(&self) -> bool {
         std::fs::read_to_string(&self.spec).is_ok_and(|s| {

@@ -142,6 +142,30 @@ pub const EXAMPLES: &[Example] = &[
         description: "an autorun kernel over two compute units fed and drained by enqueued \
                       kernels, twice; the process exits after release",
     },
+    Example {
+        name: "profile_autorun",
+        source: "profile_autorun.c",
+        kernels: &["autorun.cl"],
+        needs_kernels: true,
+        description: "clGetProfileDataDeviceIntelFPGA four times around autorun traffic, \
+                      with and without clear-after-readback (captures in profile.mon)",
+    },
+    Example {
+        name: "profile_snapshot",
+        source: "profile_snapshot.c",
+        kernels: &["profile_snapshot.cl"],
+        needs_kernels: true,
+        description: "clGetProfileInfoIntelFPGA on a running consumer kernel (snapshot) and \
+                      CL_INVALID_EVENT on queued, finished and non-kernel commands",
+    },
+    Example {
+        name: "profile_stream",
+        source: "profile_stream.c",
+        kernels: &["profile_stream.cl"],
+        needs_kernels: true,
+        description: "PROFILE_ROUNDS (default 20, 0 = forever) rounds of write, NDRange \
+                      kernel, read and check: many profile records",
+    },
 ];
 
 /// The example with this name, if any.

@@ -109,25 +109,32 @@ pub fn run_case(
     })
 }
 
-/// Compare two runs of the same case: buffers by their rules, printf output
-/// exactly. Returns a report of every difference, or `Ok` with the number of
-/// elements compared.
+/// Compare two runs of `case`: buffers by their rules, printf output
+/// exactly (as sorted lines when the spec says `# diff: printf-unordered`).
+/// Returns a report of every difference, or `Ok` with the number of elements
+/// compared.
 pub fn compare_runs(
-    case: &str,
+    case: &DiffCase,
     reference: (&str, &DiffRun),
     actual: (&str, &DiffRun),
 ) -> Result<usize, String> {
+    let name = &case.name;
     let c = compare(&reference.1.output, &actual.1.output);
     let mut report = String::new();
     if !c.is_match() {
         report.push_str(&format!(
-            "{case}: {} of {} elements of {} differ from {}:\n{}",
+            "{name}: {} of {} elements of {} differ from {}:\n{}",
             c.mismatches, c.compared, actual.0, reference.0, c.report
         ));
     }
-    if reference.1.stdout != actual.1.stdout {
+    let same_printf = if case.printf_unordered() {
+        sorted_lines(&reference.1.stdout) == sorted_lines(&actual.1.stdout)
+    } else {
+        reference.1.stdout == actual.1.stdout
+    };
+    if !same_printf {
         report.push_str(&format!(
-            "{case}: printf output differs.\n--- {} ---\n{}\n--- {} ---\n{}\n",
+            "{name}: printf output differs.\n--- {} ---\n{}\n--- {} ---\n{}\n",
             reference.0, reference.1.stdout, actual.0, actual.1.stdout
         ));
     }
@@ -136,6 +143,12 @@ pub fn compare_runs(
     } else {
         Err(report)
     }
+}
+
+fn sorted_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    lines
 }
 
 /// The recorded reference run of `case` (`host-examples/diff/expected/`), as
