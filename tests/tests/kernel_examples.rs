@@ -34,6 +34,9 @@ through_icd!(
     pipe_producer_consumer,
     feed_forward,
     autorun,
+    profile_autorun,
+    profile_snapshot,
+    profile_stream,
 );
 
 #[test]
