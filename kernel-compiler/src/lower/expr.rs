@@ -1574,6 +1574,14 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 ty: Type::Scalar(s),
             });
         }
+        if let (Type::Array(_, n), Some(k)) = (base.ty(), self.p.const_int(i)) {
+            if k < 0 || k >= n as i128 {
+                self.warn(
+                    i.loc,
+                    format!("array index {k} is past the end of the array (which contains {n} elements)"),
+                );
+            }
+        }
         let (mut pr, mut pt, mut prov) = self.load(base, a.loc)?;
         let (mut ir, mut it) = {
             let (r, t, _) = self.rvalue(i)?;

@@ -168,6 +168,8 @@ impl Parser<'_> {
         let (mut signed, mut unsigned, mut short, mut long, mut int, mut char) =
             (false, false, false, 0u32, false, false);
         let mut any = false;
+        // End of a struct/union/enum specifier (for "expected ';' after struct").
+        let mut type_end = loc;
         while let Some(word) = self.ident().map(str::to_string) {
             let wloc = self.loc();
             match word.as_str() {
@@ -213,6 +215,7 @@ impl Parser<'_> {
                     }
                     self.bump();
                     let r = self.record_spec(word == "union", wloc)?;
+                    type_end = self.prev_loc();
                     spec.spelled = match &r.tag {
                         Some(t) => format!("{word} {t}"),
                         None => format!("{word} <anonymous>"),
@@ -227,6 +230,7 @@ impl Parser<'_> {
                     }
                     self.bump();
                     let e = self.enum_spec(wloc)?;
+                    type_end = self.prev_loc();
                     spec.spelled = match &e.tag {
                         Some(t) => format!("enum {t}"),
                         None => "enum <anonymous>".into(),
@@ -259,6 +263,20 @@ impl Parser<'_> {
                             )
                         )
                     {
+                        // `struct S { ... }` followed by another declaration: the ';' is missing.
+                        let defined = match &base {
+                            Some(TypeSpec::Record(r)) => r.fields.is_some().then_some("struct"),
+                            Some(TypeSpec::Enum(e)) => e.items.is_some().then_some("enum"),
+                            _ => None,
+                        };
+                        if let Some(kind) = defined {
+                            let at = Loc::new(
+                                type_end.file,
+                                type_end.line,
+                                type_end.col.saturating_add(1),
+                            );
+                            return Err(self.error(at, format!("expected ';' after {kind}")));
+                        }
                         return Err(self.error(wloc, "cannot combine with previous type specifier"));
                     } else {
                         break;
