@@ -30,8 +30,16 @@ pub mod field {
     /// Ticks (1/65536 cycle, `timing::TICKS_PER_CYCLE`) a blocking channel/pipe operation
     /// waited in simulated time (timing hook).
     pub const STALL: usize = 7;
+    /// Memory words (of the board's interface width) newly touched by the site's accesses,
+    /// following the accesses of the site in work-item order within a work-group.
+    pub const WORDS: usize = 8;
+    /// Bursts started: an access that does not continue the previous one (same or next
+    /// word), or that would make the burst longer than the board's maximum burst.
+    pub const BURSTS: usize = 9;
+    /// Longest burst in words (merged by maximum, not by sum).
+    pub const MAX_BURST: usize = 10;
     /// Number of fields per site.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 12;
 }
 
 /// One writer's counters: `sites * field::COUNT` site fields, then per loop its header visits,
@@ -79,10 +87,27 @@ impl CounterBlock {
         }
     }
 
-    /// Adds all counts of `other` (same shape) into `self`.
+    /// Raises a site field to at least `v` (single writer).
+    #[inline(always)]
+    pub fn max_site(&self, site: usize, f: usize, v: u64) {
+        if let Some(c) = self.data.get(site * field::COUNT + f) {
+            if c.load(Relaxed) < v {
+                c.store(v, Relaxed);
+            }
+        }
+    }
+
+    /// Adds all counts of `other` (same shape) into `self` (`MAX_BURST` by maximum).
     pub fn merge_from(&self, other: &CounterBlock) {
-        for (a, b) in self.data.iter().zip(other.data.iter()) {
-            a.store(a.load(Relaxed).wrapping_add(b.load(Relaxed)), Relaxed);
+        let split = self.nsites * field::COUNT;
+        for (i, (a, b)) in self.data.iter().zip(other.data.iter()).enumerate() {
+            let (x, y) = (a.load(Relaxed), b.load(Relaxed));
+            let v = if i < split && i % field::COUNT == field::MAX_BURST {
+                x.max(y)
+            } else {
+                x.wrapping_add(y)
+            };
+            a.store(v, Relaxed);
         }
     }
 
@@ -108,6 +133,9 @@ impl CounterBlock {
                 failed: c[field::FAILED],
                 repeated: c[field::REPEATED],
                 stall: c[field::STALL],
+                words: c[field::WORDS],
+                bursts: c[field::BURSTS],
+                max_burst: c[field::MAX_BURST],
             })
             .collect();
         Counters {
@@ -130,6 +158,12 @@ pub struct SiteCounts {
     pub repeated: u64,
     /// Simulated-time wait of channel/pipe operations, in ticks (see [`field::STALL`]).
     pub stall: u64,
+    /// Memory words newly touched (see [`field::WORDS`]).
+    pub words: u64,
+    /// Bursts started (see [`field::BURSTS`]).
+    pub bursts: u64,
+    /// Longest burst in words.
+    pub max_burst: u64,
 }
 
 /// A snapshot of counters: per site of the module (indexed by `SiteId`) and per loop of the

@@ -561,3 +561,48 @@ fn max_global_work_dim_zero_rejects_ndrange() {
         .unwrap();
     assert_eq!(read::<i32>(&m, 1), vec![1]);
 }
+
+#[test]
+fn burst_counters_follow_strides() {
+    let src = r#"
+__kernel void strided(__global const float *in, __global float *out, int stride) {
+    int i = get_global_id(0);
+    out[i] = in[i * stride];
+}
+"#;
+    let (inst, _) = instance(src, 2);
+    let n = 1024usize;
+    let input = buf(&vec![1f32; n * 32]);
+    let out = buf(&vec![0f32; n]);
+    let run = |stride: i32| {
+        inst.run(&LaunchSpec::ndrange_1d(
+            0,
+            n as u64,
+            Some(256),
+            vec![
+                ArgBinding::buffer(&input),
+                ArgBinding::buffer(&out),
+                ArgBinding::Value(stride.to_le_bytes().to_vec()),
+            ],
+        ))
+        .unwrap()
+        .counters
+    };
+    let site = |c: &Counters, kind: fpgacl_kernel_compiler::ir::SiteKind| {
+        let s = inst.module().sites.iter().find(|s| s.kind == kind).unwrap();
+        c.sites[s.id.0 as usize]
+    };
+    use fpgacl_kernel_compiler::ir::SiteKind::{Load, Store};
+    // the store: 256 contiguous floats per group = 16 words of 64 bytes = one maximal burst
+    let c1 = run(1);
+    let st = site(&c1, Store);
+    assert_eq!((st.words, st.bursts, st.max_burst), (64, 4, 16));
+    assert_eq!(site(&c1, Load), st);
+    // stride of 16 floats: one new word per access, bursts capped at 16 words
+    let ld = site(&run(16), Load);
+    assert_eq!((ld.words, ld.bursts, ld.max_burst), (1024, 64, 16));
+    // stride of 32 floats: every access starts a burst of one word
+    let ld = site(&run(32), Load);
+    assert_eq!((ld.words, ld.bursts, ld.max_burst), (1024, 1024, 1));
+    assert_eq!(ld.sequential, 0);
+}

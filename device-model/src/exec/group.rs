@@ -33,6 +33,9 @@ pub struct Plan<'a> {
     pub local_args: Vec<(u32, u64, u64)>,
     /// Whether printf output is written as soon as a work-item produces it.
     pub printf_immediate: bool,
+    /// Board memory interface width in bytes and maximum burst in words (burst counters).
+    pub word_bytes: u64,
+    pub max_burst_words: u64,
     /// Timing hook: the simulated clock's costs; `None` = untimed run.
     pub clock: Option<&'a ClockPlan>,
 }
@@ -106,6 +109,9 @@ impl<'a> Worker<'a> {
                 },
                 counters,
                 last: vec![u64::MAX; plan.module.sites.len()],
+                bursts: vec![(u64::MAX, 0); plan.module.sites.len()],
+                word_bytes: plan.word_bytes,
+                max_burst_words: plan.max_burst_words,
                 fifo,
                 printf: if has_printf {
                     vec![Vec::new(); l]
@@ -210,6 +216,7 @@ impl<'a> Worker<'a> {
         let plan = self.plan;
         self.m.ids.grp = plan.group_coords(g);
         self.m.last.fill(u64::MAX);
+        self.m.bursts.fill((u64::MAX, 0));
         if !self.local.is_empty() {
             self.local.fill(0);
             self.m.regions[REGION_LOCAL as usize] = Region {

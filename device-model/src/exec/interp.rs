@@ -86,6 +86,12 @@ pub struct Machine<'a> {
     pub counters: &'a CounterBlock,
     /// Last address per site in this work-group (`u64::MAX` = none), for sequential counts.
     pub last: Vec<u64>,
+    /// Per site in this work-group: (last memory word touched, words in the current burst);
+    /// last word `u64::MAX` = none.
+    pub bursts: Vec<(u64, u64)>,
+    /// Width of a memory word in bytes (board interface width) and the longest burst in words.
+    pub word_bytes: u64,
+    pub max_burst_words: u64,
     pub fifo: Option<FifoEnv<'a>>,
     /// `printf` output per work-item of the group (index = local linear id).
     pub printf: Vec<Vec<u8>>,
@@ -317,6 +323,29 @@ impl Machine<'_> {
         let align = if size.is_power_of_two() { size } else { elem };
         if addr & (align - 1) != 0 {
             c.add_site(s, field::UNALIGNED, 1);
+        }
+        // Burst formation: words newly touched, bursts started, longest burst.
+        if size > 0 {
+            if let Some(b) = self.bursts.get_mut(s) {
+                let w = self.word_bytes.max(1);
+                let (w0, w1) = (addr / w, (addr + size - 1) / w);
+                let (new, cont) = if b.0 != u64::MAX && w0 == b.0 {
+                    (w1 - w0, true)
+                } else if b.0 != u64::MAX && w0 == b.0.wrapping_add(1) {
+                    (w1 - w0 + 1, true)
+                } else {
+                    (w1 - w0 + 1, false)
+                };
+                if cont && b.1 + new <= self.max_burst_words.max(1) {
+                    b.1 += new;
+                } else {
+                    c.add_site(s, field::BURSTS, 1);
+                    b.1 = new;
+                }
+                b.0 = w1;
+                c.add_site(s, field::WORDS, new);
+                c.max_site(s, field::MAX_BURST, b.1);
+            }
         }
     }
 
