@@ -3,6 +3,18 @@
 //! Pipeline: [`source`] text -> preprocessor -> [`token`]s -> parser -> AST -> type checker ->
 //! lowering -> [`ir::Module`]. Every stage reports [`diag::Diagnostic`]s with file:line:column.
 //! The entry point for the runtime and the CLI is [`build()`].
+//!
+//! Stages: [`lexer`] and [`preprocess`] (tokens with the user's locations, `#pragma` kept),
+//! [`parse`] ([`ast`]), [`sema`] (types, the builtin table, constant expressions, attribute
+//! checks) used by [`lower`] (type checks while it translates, inlines helper functions,
+//! records loops, access sites and kernel metadata, then verifies the IR), [`dump`] (readable
+//! IR text), [`analysis`] (static FPGA report) and [`aocx`] (the binary container).
+//!
+//! Not supported (reported with an error, never a crash): images and samplers in kernels,
+//! bit-fields, function pointers, variable-length arrays, `goto`, recursion, program-scope
+//! `__global` variables and other OpenCL 2.0 features (generic address space, blocks,
+//! device-side enqueue, pipe reservations and `work_group_*` collectives), `double`/`half`
+//! extensions checks (both are always available; `half` arithmetic computes in `float`).
 
 pub mod analysis;
 pub mod aocx;
