@@ -153,7 +153,12 @@ fn run_pair(depth: u32, blocking_reader: bool, n: i32) -> (Vec<i32>, RunReport) 
             vec![ArgBinding::buffer(&o2), n_arg(n)],
         ))
     });
-    std::thread::sleep(Duration::from_millis(20));
+    // let the consumer run (and, if non-blocking, poll the empty channel) before producing
+    let t0 = Instant::now();
+    while inst.activity().report().kernels.is_empty() && t0.elapsed() < Duration::from_secs(5) {
+        std::thread::yield_now();
+    }
+    std::thread::sleep(Duration::from_millis(100));
     inst.run(&LaunchSpec::task(kp, vec![n_arg(n)])).unwrap();
     let r = cons.join().unwrap().unwrap();
     (read_vec::<i32>(&out, n as usize), r)

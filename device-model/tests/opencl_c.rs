@@ -438,7 +438,11 @@ __kernel void nb_consumer(__global int *out, __global int *misses, int n) {
             ],
         ))
     });
-    std::thread::sleep(std::time::Duration::from_millis(10));
+    let t0 = std::time::Instant::now();
+    while inst.activity().report().kernels.is_empty() && t0.elapsed().as_secs() < 5 {
+        std::thread::yield_now();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
     inst.run(&LaunchSpec::task(kidx(&inst, "nb_producer"), vec![nv()]))
         .unwrap();
     t.join().unwrap().unwrap();
