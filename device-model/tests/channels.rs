@@ -128,6 +128,18 @@ fn consumer(mb: &mut ModB, name: &str, blocking: bool, ep: impl Fn(&mut FnB) -> 
     mb.kernel(b.finish())
 }
 
+/// Polls `cond` until it holds (panics after 10 s: the machine may be heavily loaded).
+fn wait_until(what: &str, cond: impl Fn() -> bool) {
+    let t0 = Instant::now();
+    while !cond() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 fn n_arg(n: i32) -> ArgBinding {
     ArgBinding::Value(n.to_le_bytes().to_vec())
 }
@@ -201,7 +213,14 @@ fn rendezvous_write_blocks_until_read() {
     let inst = Arc::new(inst);
     let i2 = inst.clone();
     let prod = std::thread::spawn(move || i2.run(&LaunchSpec::task(kp, vec![n_arg(1)])));
-    std::thread::sleep(Duration::from_millis(60));
+    wait_until("the producer to block", || {
+        inst.activity()
+            .report()
+            .kernels
+            .iter()
+            .any(|k| k.blocked.is_some())
+    });
+    std::thread::sleep(Duration::from_millis(30));
     assert!(
         !prod.is_finished(),
         "a depth-0 write completes only when read"
@@ -500,7 +519,14 @@ fn autorun_kernels_run_per_compute_unit_and_stop_on_shutdown() {
     assert!(st.iter().all(|s| s.fault.is_none() && s.runs == 0));
     // autorun kernels are reported as running (blocked reading) but are not aborted
     let act = inst.activity().clone();
-    std::thread::sleep(Duration::from_millis(30));
+    wait_until("both autorun kernels to block", || {
+        act.report()
+            .kernels
+            .iter()
+            .filter(|k| k.autorun && k.blocked.is_some())
+            .count()
+            == 2
+    });
     let rep = act.report();
     assert_eq!(
         rep.kernels
@@ -551,7 +577,13 @@ fn shutdown_releases_blocked_enqueued_kernel() {
             vec![ArgBinding::buffer(&o2), n_arg(1)],
         ))
     });
-    std::thread::sleep(Duration::from_millis(30));
+    wait_until("the consumer to block", || {
+        inst.activity()
+            .report()
+            .kernels
+            .iter()
+            .any(|k| k.blocked.is_some())
+    });
     inst.shutdown();
     match t.join().unwrap() {
         Err(RunError::Fault(f)) => assert_eq!(f.kind, FaultKind::Shutdown),

@@ -535,7 +535,11 @@ __kernel void spin(__global int *out) {
     }
     let (i2, m2) = (inst.clone(), m.clone());
     let t = std::thread::spawn(move || i2.run(&LaunchSpec::task(k, vec![ArgBinding::buffer(&m2)])));
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    let t0 = std::time::Instant::now();
+    while act.report().kernels.is_empty() {
+        assert!(t0.elapsed().as_secs() < 10, "the kernel did not start");
+        std::thread::yield_now();
+    }
     inst.shutdown();
     match t.join().unwrap() {
         Err(RunError::Fault(f)) => assert_eq!(f.kind, FaultKind::Shutdown),
