@@ -40,6 +40,30 @@ pub(crate) fn lower_kernel<'a>(
     let mut all_attrs = f.spec.attrs.clone();
     all_attrs.extend(f.decl.attrs.iter().cloned());
     let attrs = p.kernel_attrs(&all_attrs);
+    let attr_loc = |n: &str| {
+        all_attrs
+            .iter()
+            .find(|a| a.name == n)
+            .map_or(f.decl.loc, |a| a.loc)
+    };
+    if attrs.autorun && !params.is_empty() {
+        p.diags.error(
+            attr_loc("autorun"),
+            format!(
+                "autorun kernel '{name}' cannot have arguments (it has {})",
+                params.len()
+            ),
+        );
+    }
+    if let (Some(r), Some(max)) = (attrs.reqd_work_group_size, attrs.max_work_group_size) {
+        let total = r.iter().map(|&x| x as u64).product::<u64>();
+        if total > max as u64 {
+            p.diags.error(
+                attr_loc("reqd_work_group_size"),
+                format!("reqd_work_group_size({},{},{}) has {total} work-items, more than max_work_group_size({max})", r[0], r[1], r[2]),
+            );
+        }
+    }
 
     let mut fl = FnLower::new(p, index);
     fl.addr_taken = addr_taken(&f.body);
