@@ -51,3 +51,156 @@ fn vector_add_bandwidth_occupancy_no_stall() {
         assert_eq!(s.efficiency_pct(), Some(100.0));
     }
 }
+
+/// The guide's `accum_swg` walk-through: with `size` 4 the outer loop's iterations enter the
+/// inner loop every 4 cycles (dynamic II = the inner trip count), not every static II.
+#[test]
+fn dynamic_ii_of_an_outer_loop_follows_the_inner_trip_count() {
+    let k = kit(
+        "kernel void accum_swg (global int* a, global int* c, int size, int k_size) {\n\
+           int sum[1024];\n\
+           for (int k = 0; k < k_size; ++k) {\n\
+             for (int i = 0; i < size; ++i) {\n\
+               int j = k * size + i;\n\
+               sum[k] += a[j];\n\
+             }\n\
+           }\n\
+           for (int k = 0; k < k_size; ++k) {\n\
+             c[k] = sum[k];\n\
+           }\n\
+         }\n",
+        1,
+    );
+    let rep = k.kreport("accum_swg");
+    for l in &rep.loops {
+        eprintln!(
+            "loop line {} ii {} serialized {:?} lat {}",
+            l.loc.line, l.ii, l.serialized, l.iteration_latency
+        );
+    }
+    let run = |size: i32, k_size: i32| {
+        let a = buf(&vec![1i32; (size * k_size) as usize]);
+        let c = buf(&vec![0i32; k_size as usize]);
+        k.run(&LaunchSpec::task(
+            k.index("accum_swg"),
+            vec![
+                ArgBinding::buffer(&a),
+                ArgBinding::buffer(&c),
+                val(size),
+                val(k_size),
+            ],
+        ))
+        .1
+    };
+    // Doubling the inner trip count doubles the time per outer iteration: the outer loop's
+    // dynamic II is size x inner II (rule C2). 1000 outer iterations, sizes 4 and 8.
+    let t4 = run(4, 1000);
+    let t8 = run(8, 1000);
+    let inner_ii = rep.loop_at_line(4).unwrap().ii as f64;
+    let per_outer = (t8.cycles - t4.cycles) as f64 / 1000.0;
+    near(
+        "extra cycles per outer iteration",
+        per_outer,
+        4.0 * inner_ii,
+        0.01,
+    );
+    assert!(t4.cycles as f64 >= 4000.0 * inner_ii);
+    // The walk-through's figures (k_size 20, size 4): the outer loop costs nothing beyond the
+    // inner loop's 80 iterations; the copy loop adds 20; plus the pipeline fill once (exact).
+    let t = run(4, 20);
+    let fill = rep.pipeline_latency.ceil() as u64;
+    assert_eq!(t.cycles - fill, 80 + 20, "{t:?}");
+}
+
+/// The guide's nested `sum` with a dependency carried across the inner loop: outer iterations
+/// execute serially across it, so each pays the inner loop's pipeline depth (rule C3); the
+/// optimised version (`sum2`) does not.
+#[test]
+fn serialised_subloop_pays_its_latency_per_entry() {
+    let src = "#define N 128\n\
+        __kernel void unoptimized (__global int * restrict A, __global int * restrict B, __global int* restrict result) {\n\
+          int sum = 0;\n\
+          for (unsigned i = 0; i < N; i++) {\n\
+            for (unsigned j = 0; j < N; j++) {\n\
+              sum += A[i*N+j];\n\
+            }\n\
+            sum += B[i];\n\
+          }\n\
+          * result = sum;\n\
+        }\n\
+        __kernel void optimized (__global int * restrict A, __global int * restrict B, __global int* restrict result) {\n\
+          int sum = 0;\n\
+          for (unsigned i = 0; i < N; i++) {\n\
+            int sum2 = 0;\n\
+            for (unsigned j = 0; j < N; j++) {\n\
+              sum2 += A[i*N+j];\n\
+            }\n\
+            sum += sum2;\n\
+            sum += B[i];\n\
+          }\n\
+          * result = sum;\n\
+        }\n";
+    let k = kit(src, 1);
+    let a = buf(&vec![1i32; 128 * 128]);
+    let b = buf(&vec![1i32; 128]);
+    let r = buf(&[0i32]);
+    let args = || {
+        vec![
+            ArgBinding::buffer(&a),
+            ArgBinding::buffer(&b),
+            ArgBinding::buffer(&r),
+        ]
+    };
+    let un = k.kreport("unoptimized");
+    let outer = un.loop_at_line(4).unwrap();
+    assert!(!outer.serialized.is_empty(), "{outer:?}");
+    let inner_lat = un.loop_at_line(5).unwrap().iteration_latency.ceil();
+    let (_, tu) = k.run(&LaunchSpec::task(k.index("unoptimized"), args()));
+    let (_, to) = k.run(&LaunchSpec::task(k.index("optimized"), args()));
+    eprintln!(
+        "unoptimized {} cycles, optimized {} cycles, inner latency {inner_lat}",
+        tu.cycles, to.cycles
+    );
+    // The difference is one inner pipeline depth per outer iteration (2%).
+    near(
+        "serialisation cost",
+        (tu.cycles - to.cycles) as f64,
+        128.0 * inner_lat,
+        0.02,
+    );
+    near("optimized cycles", to.cycles as f64, 128.0 * 128.0, 0.05);
+}
+
+/// `num_simd_work_items(4)`: four work-items per cycle, four times the bandwidth.
+#[test]
+fn simd_vectorisation_multiplies_bandwidth() {
+    let k = kit(
+        "__attribute__((num_simd_work_items(4))) __attribute__((reqd_work_group_size(64,1,1)))\n\
+         __kernel void vadd4(__global const int *x, __global const int *y, __global int *z) {\n\
+           int i = get_global_id(0);\n\
+           z[i] = x[i] + y[i];\n\
+         }\n",
+        2,
+    );
+    let n = 1 << 18;
+    let (x, y, z) = (
+        buf(&vec![1i32; n]),
+        buf(&vec![2i32; n]),
+        buf(&vec![0i32; n]),
+    );
+    let (_, t) = k.run(&LaunchSpec::ndrange_1d(
+        k.index("vadd4"),
+        n as u64,
+        Some(64),
+        vec![
+            ArgBinding::buffer(&x),
+            ArgBinding::buffer(&y),
+            ArgBinding::buffer(&z),
+        ],
+    ));
+    near("cycles", t.cycles as f64, n as f64 / 4.0, 0.01);
+    near("bandwidth", t.bandwidth_mbps(&k.board), 4.0 * 3528.0, 0.01);
+    for s in &t.sites {
+        assert!(s.occupancy_pct().unwrap() > 99.0, "{s:?}");
+    }
+}
