@@ -81,6 +81,7 @@ struct arg {
     char check[64];
     unsigned char *bytes; /* buffer contents or value bytes */
     size_t size;          /* bytes */
+    int line;             /* spec line, for generator errors */
     cl_mem mem;
 };
 
@@ -425,6 +426,7 @@ static void parse_spec(const char *path, struct spec *s)
             if (s->nargs == MAX_ARGS)
                 SPEC_FAIL("more than %d arguments", MAX_ARGS);
             struct arg *a = &s->args[s->nargs++];
+            a->line = g_spec_line;
             if (strcmp(tok[1], "buffer") == 0) {
                 if (n < 5)
                     SPEC_FAIL("arg buffer TYPE COUNT DIR [gen=G] [check=C]");
@@ -484,8 +486,11 @@ static void parse_spec(const char *path, struct spec *s)
                 SPEC_FAIL("local size 0");
     }
     for (int i = 0; i < s->nargs; i++)
-        if (s->args[i].kind == ARG_BUFFER)
+        if (s->args[i].kind == ARG_BUFFER) {
+            g_spec_line = s->args[i].line;
             generate(&s->args[i], s->seed, i);
+        }
+    g_spec_line = 0;
 }
 
 /* ------------------------------------------------------------------ */

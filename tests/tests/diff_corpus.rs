@@ -342,3 +342,54 @@ fn recorded_reference_outputs_match_pocl() {
         failures.join("\n")
     );
 }
+
+/// The driver rejects a malformed spec before touching any platform, naming
+/// the spec line.
+#[test]
+fn driver_reports_spec_errors_with_their_line() {
+    let dir = fpgacl_tests::scratch_dir("diff/bad-spec");
+    let kernel = dir.join("k.cl");
+    std::fs::write(&kernel, "__kernel void k(__global int *o) { o[0] = 1; }\n").expect("write");
+    let cases = [
+        (
+            "kernel k\nglobal 4\narg buffer int 4 in gen=range:1\n",
+            "spec:3: range needs",
+        ),
+        (
+            "kernel k\nglobal 4\narg buffer quad 4 out\n",
+            "spec:3: unknown type",
+        ),
+        (
+            "kernel k\nglobal 4\narg buffer int 4 sideways\n",
+            "spec:3: direction must be",
+        ),
+        (
+            "kernel k\n# no global\narg buffer int 4 out\n",
+            "no `global` line",
+        ),
+        ("global 4\narg buffer int 4 out\n", "no `kernel NAME` line"),
+        (
+            "kernel k\nglobal 4\nwibble 3\n",
+            "spec:3: unknown directive",
+        ),
+        (
+            "kernel k\nglobal 4\narg value int:x\n",
+            "spec:3: bad integer",
+        ),
+    ];
+    for (i, (text, want)) in cases.iter().enumerate() {
+        let spec = dir.join(format!("bad{i}.spec"));
+        std::fs::write(&spec, text).expect("write spec");
+        let mut cmd =
+            fpgacl_tests::hermetic_command(&fpgacl_tests::diff::diff_driver(), "diff/bad-spec");
+        cmd.arg(&kernel).arg(&spec).arg(dir.join("out.txt"));
+        let out = fpgacl_tests::run_with_timeout(&mut cmd, std::time::Duration::from_secs(60))
+            .expect("run driver");
+        assert!(!out.success(), "spec {i} accepted:\n{}", out.describe());
+        assert!(
+            out.fail_lines().iter().any(|l| l.contains(want)),
+            "spec {i}: expected a FAIL line containing {want:?}:\n{}",
+            out.describe()
+        );
+    }
+}
