@@ -137,7 +137,7 @@ pub struct Queue {
     state: Mutex<QueueState>,
     tx: Sender<Arc<Command>>,
     rx: Receiver<Arc<Command>>,
-    idle: Arc<AtomicUsize>,
+    stats: Arc<WorkerStats>,
     workers: AtomicUsize,
     /// Kernel commands running on this queue's workers.
     running_kernels: AtomicUsize,
@@ -148,13 +148,25 @@ const MAX_WORKERS: usize = 1024;
 
 static QUEUE_SERIAL: AtomicUsize = AtomicUsize::new(0);
 
-fn spawn_worker(rx: Receiver<Arc<Command>>, idle: Arc<AtomicUsize>, name: String) -> bool {
+/// Worker accounting of a queue: workers waiting for a command, and commands sent but not yet
+/// taken by a worker.
+#[derive(Default)]
+struct WorkerStats {
+    idle: AtomicUsize,
+    queued: AtomicUsize,
+}
+
+fn spawn_worker(rx: Receiver<Arc<Command>>, stats: Arc<WorkerStats>, name: String) -> bool {
     std::thread::Builder::new()
         .name(name)
         .spawn(move || {
+            let idle = &stats.idle;
             idle.fetch_add(1, Ordering::SeqCst);
             while let Ok(cmd) = rx.recv() {
+                // Busy first, then taken: a concurrent dispatch may over-count the commands
+                // waiting (and start a spare worker) but never under-count them.
                 idle.fetch_sub(1, Ordering::SeqCst);
+                stats.queued.fetch_sub(1, Ordering::SeqCst);
                 if let Some(q) = cmd.event.queue.clone() {
                     cmd.execute(&q);
                 }
@@ -192,7 +204,7 @@ impl Queue {
             }),
             tx,
             rx,
-            idle: Arc::new(AtomicUsize::new(0)),
+            stats: Arc::new(WorkerStats::default()),
             workers: AtomicUsize::new(0),
             running_kernels: AtomicUsize::new(0),
         });
@@ -204,7 +216,7 @@ impl Queue {
         let n = self.workers.fetch_add(1, Ordering::SeqCst);
         let serial = QUEUE_SERIAL.fetch_add(1, Ordering::Relaxed);
         let name = format!("fpgacl-queue-{serial}.{n}");
-        if spawn_worker(self.rx.clone(), self.idle.clone(), name) {
+        if spawn_worker(self.rx.clone(), self.stats.clone(), name) {
             Ok(())
         } else {
             self.workers.fetch_sub(1, Ordering::SeqCst);
@@ -226,7 +238,10 @@ impl Queue {
         // An out-of-order queue runs ready commands concurrently. A kernel may block on a
         // channel for as long as its partner needs, so it always gets a thread; other commands
         // end by themselves, so they get a new thread only when every worker holds a kernel.
-        if self.out_of_order() && self.idle.load(Ordering::SeqCst) == 0 {
+        let queued = self.stats.queued.fetch_add(1, Ordering::SeqCst) + 1;
+        // Counting commands not yet taken (not just idle workers) means two commands sent at
+        // once never both count on the same idle worker.
+        if self.out_of_order() && self.stats.idle.load(Ordering::SeqCst) < queued {
             let workers = self.workers.load(Ordering::SeqCst);
             let all_kernels = self.running_kernels.load(Ordering::SeqCst) >= workers;
             if (cmd.is_kernel() || all_kernels) && workers < MAX_WORKERS {

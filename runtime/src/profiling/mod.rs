@@ -134,10 +134,8 @@ pub fn capture_device(
     clear: bool,
 ) -> CLResult<()> {
     let Some(s) = session::current() else {
-        if clear {
-            for inst in program {
-                inst.clear_autorun_counters();
-            }
+        if let (true, Some(inst)) = (clear, program) {
+            inst.clear_autorun_counters();
         }
         return Ok(());
     };
