@@ -87,6 +87,8 @@ fn predicated_load_high_occupancy_low_activity() {
     assert!(src_c.occupancy_pct().unwrap() > 99.0);
     near("activity%", src_c.activity_pct().unwrap(), 5.0, 0.1);
     assert_eq!(src_c.requests, n.div_ceil(20) as u64);
+    // Accesses 80 bytes apart: one 64-byte word each (rule M2's effective stride), 6.25%.
+    assert_eq!(src_c.efficiency_pct(), Some(6.25));
 }
 
 fn strided(stride_elems: usize) -> (KernelTiming, Kit) {

@@ -8,10 +8,11 @@
 //! - **M1 runs**: `runs = fires - sequential - repeated` contiguous runs of
 //!   `run bytes = (fires - repeated) x width / runs` (repeated accesses fetch nothing new: the
 //!   LSU coalesces them with the previous access).
-//! - **M2 sub-word strides**: a site whose static stride `s` is positive and at most one memory
+//! - **M2 sub-word strides**: a site whose effective stride is positive and at most one memory
 //!   word but whose accesses are not contiguous (`sequential = 0`) walks consecutive words:
 //!   it touches `ceil((fires - repeated) x s / W)` words of `W` bytes, in bursts of up to the
-//!   board's maximum burst.
+//!   board's maximum burst. The effective stride is the static stride times valid / fires: a
+//!   predicated access that fires once every 20 work-items moves 20 strides between accesses.
 //! - **M3 runs of words**: otherwise every run fetches `ceil(run bytes / W)` words as bursts of
 //!   at most `max_burst_words`; a stride of several words gives one-word runs, hence one-word
 //!   bursts.
@@ -43,6 +44,8 @@ pub struct SiteShape {
     pub word: u64,
     /// Largest burst in words.
     pub max_burst_words: u64,
+    /// Work-items or iterations that passed the site (fired or predicated off).
+    pub valid: u64,
 }
 
 /// Traffic of a site from its counts (rules M1-M5).
@@ -55,7 +58,10 @@ pub fn traffic(c: &SiteCounts, shape: &SiteShape) -> Traffic {
     }
     let fresh = f.saturating_sub(c.repeated);
     let width = c.bytes as f64 / f as f64;
-    let (words, bursts, max_words) = match shape.stride {
+    let effective = shape
+        .stride
+        .map(|s| (s as f64 * shape.valid.max(f) as f64 / f as f64).round() as i64);
+    let (words, bursts, max_words) = match effective {
         Some(s) if c.sequential == 0 && s > 0 && (s as u64) <= word && fresh > 0 => {
             // M2
             let words = (fresh as f64 * s as f64 / word as f64).ceil().max(1.0) as u64;
@@ -102,6 +108,7 @@ mod tests {
             cached: false,
             word: 64,
             max_burst_words: 16,
+            valid: 0,
         }
     }
 
@@ -132,6 +139,19 @@ mod tests {
         assert_eq!(wide.bytes_fetched, 1024 * 64);
         assert_eq!(wide.bursts, 1024);
         assert_eq!(wide.max_burst_bytes, 64);
+    }
+
+    #[test]
+    fn predication_stretches_the_stride() {
+        // One access in 20 of a 4-byte stride: 80 bytes apart, one word each.
+        let t = traffic(
+            &counts(100, 0, 4),
+            &SiteShape {
+                valid: 2000,
+                ..shape(Some(4))
+            },
+        );
+        assert_eq!(t.bytes_fetched, 100 * 64);
     }
 
     #[test]

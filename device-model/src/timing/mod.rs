@@ -221,6 +221,7 @@ pub fn evaluate(
             cached: rep.is_some_and(|r| r.modifiers.contains(&LsuModifier::Cached)),
             word,
             max_burst_words: maxb,
+            valid: site_valid(&model, c, s.in_loop, run.work_items),
         };
         if let Some(cnt) = c.sites.get(i) {
             traffic[i] = memory::traffic(cnt, &shape);
@@ -254,14 +255,7 @@ pub fn evaluate(
         let rep = report.sites.iter().find(|r| r.id == s.id);
         let copies = rep.map(|r| r.copies.max(1) as u64).unwrap_or(1);
         let lanes = copies * if ndrange { model.lanes } else { 1 };
-        let valid = match s.in_loop {
-            Some(l) => compute::iterations(
-                c,
-                l.0 as usize,
-                model.loops.get(l.0 as usize).is_some_and(|x| x.do_while),
-            ),
-            None => run.work_items,
-        };
+        let valid = site_valid(&model, c, s.in_loop, run.work_items);
         let fired = cnt.fires.div_ceil(lanes);
         let predicated = valid.saturating_sub(cnt.fires).div_ceil(lanes);
         let t = traffic[i];
@@ -303,6 +297,23 @@ pub fn evaluate(
         bytes_fetched,
         sites,
     })
+}
+
+/// Work-items or loop iterations that passed a site (rule S3's valid count).
+fn site_valid(
+    model: &ComputeModel,
+    c: &crate::counters::Counters,
+    in_loop: Option<fpgacl_kernel_compiler::ir::LoopId>,
+    work_items: u64,
+) -> u64 {
+    match in_loop {
+        Some(l) => compute::iterations(
+            c,
+            l.0 as usize,
+            model.loops.get(l.0 as usize).is_some_and(|x| x.do_while),
+        ),
+        None => work_items,
+    }
 }
 
 /// Simulated-time stall of a channel or pipe site, ticks.
