@@ -204,3 +204,95 @@ fn simd_vectorisation_multiplies_bandwidth() {
         assert!(s.occupancy_pct().unwrap() > 99.0, "{s:?}");
     }
 }
+
+/// Rule F on a FIFO directly: reads complete at least one cycle after the write, writes wait
+/// for the read of element k - depth; a rendezvous completes both sides at the same tick.
+#[test]
+fn fifo_timestamps_follow_rule_f() {
+    use fpgacl_device_model::fifo::{FifoOutcome, Waiter};
+    use fpgacl_device_model::timing::TICKS_PER_CYCLE as T;
+    let act = Activity::new();
+    let g = act.register("t", false, [0; 3]);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let pos = || None;
+    let w = Waiter {
+        run: g.state(),
+        activity: &act,
+        shutdown: &stop,
+        pos: &pos,
+    };
+    let f = Fifo::new("c", 4, 2);
+    let mut b = [0u8; 4];
+    // Two writes at ticks 10 and 20 fit the depth.
+    assert_eq!(f.write_at(&[1; 4], true, &w, 10 * T).1, 10 * T);
+    assert_eq!(f.write_at(&[2; 4], true, &w, 20 * T).1, 20 * T);
+    // A non-blocking read before the element is visible in simulated time is not ready.
+    assert_eq!(
+        f.read_at(&mut b, false, &w, 10 * T),
+        (FifoOutcome::NotReady, 10 * T)
+    );
+    // Reader at 5: waits until 11 (write + 1 cycle); then at 100 for the second element.
+    assert_eq!(f.read_at(&mut b, true, &w, 5 * T).1, 11 * T);
+    assert_eq!(f.read_at(&mut b, true, &w, 100 * T).1, 100 * T);
+    // Third write at 30 reuses the slot of element 0, read at 11: no wait; the fourth reuses
+    // element 1's slot, read at 100: waits until 100.
+    assert_eq!(f.write_at(&[3; 4], true, &w, 30 * T).1, 30 * T);
+    assert_eq!(
+        f.write_at(&[4; 4], false, &w, 40 * T).0,
+        FifoOutcome::NotReady
+    );
+    assert_eq!(f.write_at(&[4; 4], true, &w, 40 * T).1, 100 * T);
+
+    // Rendezvous: the writer (arriving at 50) completes when the reader (at 70) takes it.
+    let r = std::sync::Arc::new(Fifo::new("r", 4, 0));
+    let r2 = r.clone();
+    let writer = std::thread::spawn(move || {
+        let act = Activity::new();
+        let g = act.register("w", false, [0; 3]);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let pos = || None;
+        let w = Waiter {
+            run: g.state(),
+            activity: &act,
+            shutdown: &stop,
+            pos: &pos,
+        };
+        r2.write_at(&[9; 4], true, &w, 50 * T).1
+    });
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(r.read_at(&mut b, true, &w, 70 * T).1, 70 * T);
+    assert_eq!(writer.join().unwrap(), 70 * T);
+}
+
+/// A report of another kernel is an error, not a panic.
+#[test]
+fn mismatched_report_is_an_error() {
+    let k = kit(VECTOR_ADD, 1);
+    let n = 64;
+    let (x, y, z) = (
+        buf(&vec![1i32; n]),
+        buf(&vec![2i32; n]),
+        buf(&vec![0i32; n]),
+    );
+    let r = k
+        .inst
+        .run(&LaunchSpec::ndrange_1d(
+            0,
+            n as u64,
+            None,
+            vec![
+                ArgBinding::buffer(&x),
+                ArgBinding::buffer(&y),
+                ArgBinding::buffer(&z),
+            ],
+        ))
+        .unwrap();
+    let mut other = k.kreport("vector_add").clone();
+    other.name = "other".into();
+    let e =
+        fpgacl_device_model::timing::evaluate(&k.module, &other, &k.board, &r, &Default::default());
+    assert!(matches!(
+        e,
+        Err(fpgacl_device_model::timing::TimingError::ReportMismatch { .. })
+    ));
+}
