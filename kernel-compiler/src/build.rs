@@ -135,12 +135,17 @@ pub fn build_parsed(
             None
         }
     };
-    // -w drops warnings; -Werror turns them into errors.
+    // -w drops warnings; -Werror turns them into errors. A helper function inlined at several
+    // call sites reports the same problem once.
+    let mut seen = std::collections::HashSet::new();
     let mut list: Vec<Diagnostic> = diags
         .list
         .into_iter()
         .filter(|d| !(opts.no_warnings && d.severity == Severity::Warning))
+        .filter(|d| seen.insert((d.loc, d.severity as u8, d.message.clone())))
         .collect();
+    // Source order (kernels and helpers are checked in a different order than they appear).
+    list.sort_by_key(|d| d.loc);
     if opts.werror {
         for d in &mut list {
             if d.severity == Severity::Warning {

@@ -7,6 +7,7 @@
 //! global/constant/local memory and channel/pipe operation.
 
 mod builtins;
+mod check;
 mod expr;
 mod func;
 mod init;
@@ -128,6 +129,32 @@ pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOpti
         }
     }
     check_recursion(&p.funcs, p.diags);
+    // Helpers no kernel calls are still type-checked (their IR is discarded).
+    let mut called: HashSet<String> = HashSet::new();
+    for k in &kernels {
+        let mut calls = vec![];
+        collect_calls_block(&k.body, &mut calls);
+        let mut stack: Vec<String> = calls.into_iter().map(|c| c.0).collect();
+        while let Some(n) = stack.pop() {
+            if let Some(f) = p.funcs.get(&n) {
+                if called.insert(n) {
+                    let mut more = vec![];
+                    collect_calls_block(&f.body, &mut more);
+                    stack.extend(more.into_iter().map(|c| c.0));
+                }
+            }
+        }
+    }
+    let mut helpers: Vec<&FunctionDef> = tu
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Function(f) if !f.spec.is_kernel => Some(f),
+            _ => None,
+        })
+        .filter(|f| f.decl.name.as_ref().is_some_and(|n| !called.contains(n)))
+        .collect();
+    helpers.sort_by_key(|f| f.loc);
     for (i, k) in kernels.iter().enumerate() {
         if let Some(f) = kernel::lower_kernel(&mut p, k, i as u32) {
             if let Err(e) = verify::verify_function(&f, &p.module) {
@@ -141,6 +168,9 @@ pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOpti
             }
             p.module.kernels.push(f);
         }
+    }
+    for h in helpers {
+        check::check_helper(&mut p, h);
     }
     p.module
 }
