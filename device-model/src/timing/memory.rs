@@ -1,5 +1,13 @@
 //! Global memory traffic of one access site: bytes fetched in memory words, bursts, cache.
 //!
+//! **M0 exact**: the executor tracks, per site and work-group in execution order, the memory
+//! words each access newly touches (an access starting in the previous access's word or the
+//! next one continues the burst; a burst ends at the board's maximum burst), the bursts
+//! started and the longest burst (`SiteCounts::{words, bursts, max_burst}`). When these are
+//! present (`words > 0`), fetched = words x W, bursts and max burst are taken as counted, and
+//! the cache rule M5 uses the counted words. Rules M1-M3 below are the fallback for counts
+//! without them.
+//!
 //! The executor counts per site, within each work-group in work-item order (loop iteration
 //! order for single work-item kernels): accesses (`fires`), bytes, accesses whose address
 //! directly follows the previous one (`sequential`) and accesses to the same address as the
@@ -55,6 +63,22 @@ pub fn traffic(c: &SiteCounts, shape: &SiteShape) -> Traffic {
     let f = c.fires;
     if f == 0 {
         return Traffic::default();
+    }
+    if c.words > 0 {
+        // M0
+        let hits = if shape.cached {
+            f.saturating_sub(c.words)
+        } else {
+            0
+        };
+        return Traffic {
+            bytes_fetched: c.words * word,
+            bursts: c.bursts.max(1),
+            burst_bytes: c.words * word,
+            max_burst_bytes: c.max_burst.clamp(1, maxb) * word,
+            cache_hits: hits,
+            cache_misses: if shape.cached { f - hits } else { 0 },
+        };
     }
     let fresh = f.saturating_sub(c.repeated);
     let width = c.bytes as f64 / f as f64;
@@ -139,6 +163,21 @@ mod tests {
         assert_eq!(wide.bytes_fetched, 1024 * 64);
         assert_eq!(wide.bursts, 1024);
         assert_eq!(wide.max_burst_bytes, 64);
+    }
+
+    #[test]
+    fn exact_counts_take_precedence() {
+        let c = SiteCounts {
+            words: 10,
+            bursts: 3,
+            max_burst: 5,
+            ..counts(40, 0, 4)
+        };
+        let t = traffic(&c, &shape(Some(4)));
+        assert_eq!(
+            (t.bytes_fetched, t.bursts, t.max_burst_bytes),
+            (640, 3, 320)
+        );
     }
 
     #[test]
