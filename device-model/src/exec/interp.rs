@@ -328,7 +328,12 @@ impl Machine<'_> {
         if size > 0 {
             if let Some(b) = self.bursts.get_mut(s) {
                 let w = self.word_bytes.max(1);
-                let (w0, w1) = (addr / w, (addr + size - 1) / w);
+                let (w0, w1) = if w.is_power_of_two() {
+                    let sh = w.trailing_zeros();
+                    (addr >> sh, (addr + size - 1) >> sh)
+                } else {
+                    (addr / w, (addr + size - 1) / w)
+                };
                 let (new, cont) = if b.0 != u64::MAX && w0 == b.0 {
                     (w1 - w0, true)
                 } else if b.0 != u64::MAX && w0 == b.0.wrapping_add(1) {
