@@ -1,7 +1,7 @@
 //! The per-kernel lowering context: blocks, registers, the private frame, scopes, loops and
 //! access sites.
 
-use super::{Program, Reported};
+use super::{align_up, Program, Reported};
 use crate::ast::FunctionDef;
 use crate::ir::*;
 use crate::sema::types::Type;
@@ -183,13 +183,13 @@ impl<'p, 'a> FnLower<'p, 'a> {
     /// Reserves private frame bytes; returns the offset.
     pub fn alloc_frame(&mut self, size: u32, align: u32) -> u32 {
         let a = align.clamp(1, 128);
-        let off = self.frame_size.div_ceil(a) * a;
+        let off = align_up(self.frame_size, a);
         self.frame_size = off.saturating_add(size.max(1));
         off
     }
     pub fn alloc_local(&mut self, size: u32, align: u32) -> u32 {
         let a = align.clamp(1, 128);
-        let off = self.local_size.div_ceil(a) * a;
+        let off = align_up(self.local_size, a);
         self.local_size = off.saturating_add(size.max(1));
         off
     }

@@ -6,6 +6,11 @@ use crate::ast::*;
 use crate::ir::{self, AddrSpace, ArgAccess, ArgAddress, ArgKind, Inst, KernelArg, Terminator};
 use crate::sema::types::Type;
 
+/// Largest private frame of a work-item (bytes).
+const MAX_FRAME: u32 = 64 << 20;
+/// Largest total of a kernel's `__local` variables (bytes).
+const MAX_LOCAL: u32 = 256 << 20;
+
 /// Lowers one kernel; `None` when it had errors (already reported).
 pub(crate) fn lower_kernel<'a>(
     p: &mut Program<'a>,
@@ -96,6 +101,18 @@ pub(crate) fn lower_kernel<'a>(
         fl.warn(
             f.decl.loc,
             format!("kernel '{name}' has max_global_work_dim(0) but uses work-item id functions"),
+        );
+    }
+    if fl.frame_size > MAX_FRAME {
+        fl.error(
+            f.decl.loc,
+            format!("private memory of kernel '{name}' is {} bytes per work-item (at most {MAX_FRAME} are supported)", fl.frame_size),
+        );
+    }
+    if fl.local_size > MAX_LOCAL {
+        fl.error(
+            f.decl.loc,
+            format!("__local variables of kernel '{name}' take {} bytes (at most {MAX_LOCAL} are supported)", fl.local_size),
         );
     }
     let func = ir::Function {

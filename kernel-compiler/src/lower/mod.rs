@@ -597,11 +597,7 @@ impl Program<'_> {
                 if let Type::Record(inner) = &base {
                     let inner_def = self.recs.defs[inner.0 as usize].clone();
                     let al = if packed { 1 } else { inner_def.align.max(1) };
-                    let at = if r.is_union {
-                        0
-                    } else {
-                        offset.div_ceil(al) * al
-                    };
+                    let at = if r.is_union { 0 } else { align_up(offset, al) };
                     for f in inner_def.fields {
                         out.push(Field {
                             name: f.name,
@@ -639,11 +635,7 @@ impl Program<'_> {
                     }
                 }
                 let sz = self.size_of(&ty);
-                let at = if r.is_union {
-                    0
-                } else {
-                    offset.div_ceil(al) * al
-                };
+                let at = if r.is_union { 0 } else { align_up(offset, al) };
                 out.push(Field {
                     name,
                     ty,
@@ -662,7 +654,7 @@ impl Program<'_> {
             max_align = max_align.max(v.clamp(1, 4096) as u32);
         }
         let total = if r.is_union { size } else { offset };
-        let total = total.div_ceil(max_align) * max_align;
+        let total = align_up(total, max_align);
         let def = &mut self.recs.defs[id.0 as usize];
         def.fields = out;
         def.size = total;
@@ -1083,6 +1075,13 @@ impl Program<'_> {
 
     fn constant_data(&mut self, t: &Type, init: &Init) -> Option<u32> {
         let size = self.size_of(t);
+        if size > MAX_OBJECT {
+            self.diags.error(
+                init.loc(),
+                format!("__constant object is too large ({size} bytes; at most {MAX_OBJECT} are supported)"),
+            );
+            return None;
+        }
         let align = self.align_of(t).max(1);
         let mut leaves = vec![];
         if init::flatten(self, t, 0, init, &mut leaves).is_err() {
@@ -1101,7 +1100,7 @@ impl Program<'_> {
             }
         }
         let data = &mut self.module.constant_data;
-        let off = (data.len() as u32).div_ceil(align) * align;
+        let off = align_up(data.len() as u32, align);
         data.resize(off as usize, 0);
         data.extend_from_slice(&bytes);
         Some(off)
@@ -1212,6 +1211,14 @@ pub(crate) fn builtin_constant(name: &str) -> Option<CVal> {
         "ULONG_MAX" => Some(CVal::Int(u64::MAX as i128, Scalar::U64)),
         _ => None,
     }
+}
+
+/// Largest single object (array, struct, `__constant` table) the compiler lays out.
+pub(crate) const MAX_OBJECT: u32 = 64 << 20;
+
+/// Rounds `x` up to a multiple of `a` (saturating: sizes are bounded elsewhere).
+pub(crate) fn align_up(x: u32, a: u32) -> u32 {
+    x.checked_next_multiple_of(a.max(1)).unwrap_or(u32::MAX)
 }
 
 pub(crate) fn space_of(a: AddrQual) -> AddrSpace {

@@ -650,6 +650,16 @@ impl<'p, 'a> FnLower<'p, 'a> {
                     format!("variable '{name}' has incomplete type 'void'"),
                 ));
             }
+            let bytes = self.p.size_of(&t);
+            if bytes > super::MAX_OBJECT {
+                return Err(self.error(
+                    decl.loc,
+                    format!(
+                        "variable '{name}' is too large ({bytes} bytes; at most {} are supported)",
+                        super::MAX_OBJECT
+                    ),
+                ));
+            }
             if matches!(t, Type::Array(_, 0)) {
                 return Err(self.error(decl.loc, format!("definition of variable '{name}' with array type needs an explicit size or an initializer")));
             }
