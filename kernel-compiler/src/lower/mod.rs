@@ -1024,6 +1024,14 @@ impl Program<'_> {
                 }
             }
         }
+        let count = dims.iter().try_fold(1u32, |a, &d| a.checked_mul(d));
+        if count.is_none_or(|c| c > 65536) {
+            self.diags.error(
+                decl.loc,
+                format!("channel array '{name}' has too many channels (at most 65536)"),
+            );
+            return;
+        }
         if matches!(base, Type::Void | Type::Pointer(_)) {
             self.diags.error(
                 decl.loc,
