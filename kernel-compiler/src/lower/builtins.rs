@@ -1198,7 +1198,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 format!("'{name}' needs a '{want}' pipe, but '{pname}' is not"),
             ));
         }
-        let (pr, pt, _) = self.rvalue(&args[1])?;
+        let (pr, pt, pprov) = self.rvalue(&args[1])?;
         let Some(p) = pt.pointee().cloned() else {
             return Err(self.error(
                 args[1].loc,
@@ -1222,10 +1222,32 @@ impl<'p, 'a> FnLower<'p, 'a> {
         let status = if blocking { None } else { Some(self.alloc(1)) };
         self.uses_fifos = true;
         let ep = Endpoint::Pipe { arg: reg };
+        // A packet in global/local memory moves through a private copy so that the memory side
+        // is counted at its own access site (as the hardware has an LSU for it).
+        let in_memory = p.space != AddrSpace::Private;
+        let prov = pprov.unwrap_or_default();
+        let tmp = if in_memory {
+            match self.frame_temp(&elem) {
+                Val::Mem { addr, .. } => Some(addr),
+                _ => None,
+            }
+        } else {
+            None
+        };
         if write {
+            if let Some(t) = tmp {
+                let load_site = self.mem_site(SiteKind::Load, p.space, args[1].loc, bytes, &prov);
+                self.emit(Inst::Copy {
+                    dst: t,
+                    src: pr,
+                    bytes,
+                    load_site,
+                    store_site: None,
+                });
+            }
             self.emit(Inst::FifoWrite {
                 ep,
-                src_ptr: pr,
+                src_ptr: tmp.unwrap_or(pr),
                 bytes,
                 blocking,
                 status,
@@ -1234,12 +1256,39 @@ impl<'p, 'a> FnLower<'p, 'a> {
         } else {
             self.emit(Inst::FifoRead {
                 ep,
-                dst_ptr: pr,
+                dst_ptr: tmp.unwrap_or(pr),
                 bytes,
                 blocking,
                 status,
                 site,
             });
+            if let Some(t) = tmp {
+                let store_site = self.mem_site(SiteKind::Store, p.space, args[1].loc, bytes, &prov);
+                let copy = Inst::Copy {
+                    dst: pr,
+                    src: t,
+                    bytes,
+                    load_site: None,
+                    store_site,
+                };
+                match status {
+                    // A failed non-blocking read leaves the destination alone.
+                    Some(st) => {
+                        let copy_b = self.new_block();
+                        let join = self.new_block();
+                        self.terminate(Terminator::Branch {
+                            cond: st,
+                            then: copy_b,
+                            els: join,
+                        });
+                        self.switch_to(copy_b);
+                        self.emit(copy);
+                        self.jump(join);
+                        self.switch_to(join);
+                    }
+                    None => self.emit(copy),
+                }
+            }
         }
         // read_pipe/write_pipe return 0 on success and a negative value on failure.
         let zero = self.const_i32(0);
