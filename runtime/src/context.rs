@@ -30,6 +30,7 @@ impl Context {
         properties: Vec<cl_context_properties>,
         notify: Option<ContextNotify>,
     ) -> Arc<Self> {
+        crate::profiling::context_created();
         Arc::new(Context {
             devices,
             properties,

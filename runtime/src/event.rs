@@ -26,6 +26,11 @@ pub type EventCallback = Box<dyn FnOnce(cl_int) + Send>;
 /// How long a wait sleeps between deadlock checks.
 const WAIT_SLICE: std::time::Duration = std::time::Duration::from_millis(150);
 
+/// Run once with (final status, [queued, submit, start, end] ns) when the event ends, under
+/// the event's lock (before waiters wake), so its effect is visible when a wait returns. It
+/// must not touch the event.
+pub type EndHook = Box<dyn FnOnce(cl_int, [u64; 4]) + Send>;
+
 /// Index of each timestamp in [`EventState::times`].
 const T_QUEUED: usize = 0;
 const T_SUBMIT: usize = 1;
@@ -39,6 +44,7 @@ struct EventState {
     /// Commands whose dependency count includes this event, and whether an error status of
     /// this event fails them (wait-list dependencies) or only orders them (queue order).
     dependents: Vec<(Arc<Command>, bool)>,
+    end_hook: Option<EndHook>,
 }
 
 /// An OpenCL event: the status of one command, or a user event.
@@ -104,6 +110,7 @@ impl Event {
                 times: [now_ns(), 0, 0, 0],
                 callbacks: Vec::new(),
                 dependents: Vec::new(),
+                end_hook: None,
             }),
             cond: Condvar::new(),
         })
@@ -121,6 +128,7 @@ impl Event {
                 times: [0; 4],
                 callbacks: Vec::new(),
                 dependents: Vec::new(),
+                end_hook: None,
             }),
             cond: Condvar::new(),
         })
@@ -165,6 +173,11 @@ impl Event {
                 st.times[t] = now.max(st.times[t.saturating_sub(1)]);
             }
             st.status = status;
+            if status <= CL_COMPLETE {
+                if let Some(h) = st.end_hook.take() {
+                    h(status, st.times);
+                }
+            }
             let mut fire = Vec::new();
             let mut i = 0;
             while i < st.callbacks.len() {
@@ -200,6 +213,23 @@ impl Event {
             st.dependents.push((cmd.clone(), propagate));
             None
         }
+    }
+
+    /// Registers the end hook (replacing none); runs it at once if the event already ended.
+    pub fn set_end_hook(&self, hook: EndHook) {
+        let mut st = self.state.lock();
+        if st.status <= CL_COMPLETE {
+            let (s, t) = (st.status, st.times);
+            hook(s, t);
+        } else {
+            st.end_hook = Some(hook);
+        }
+    }
+
+    /// Snapshot of the [queued, submit, start, end] timestamps (0 where not reached), whether
+    /// or not the queue profiles.
+    pub fn times(&self) -> [u64; 4] {
+        self.state.lock().times
     }
 
     /// `clSetEventCallback`. `trigger` is `CL_SUBMITTED`, `CL_RUNNING` or `CL_COMPLETE`.

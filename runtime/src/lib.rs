@@ -18,6 +18,7 @@ pub mod error;
 pub mod event;
 pub mod info;
 pub mod memory;
+pub mod profiling;
 pub mod program;
 pub mod queue;
 

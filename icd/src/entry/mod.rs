@@ -3,6 +3,7 @@
 pub mod context;
 pub mod enqueue;
 pub mod event;
+pub mod intel;
 pub mod memory;
 pub mod platform;
 pub mod program;
@@ -12,6 +13,7 @@ pub mod svm;
 pub use context::*;
 pub use enqueue::*;
 pub use event::*;
+pub use intel::*;
 pub use memory::*;
 pub use platform::*;
 pub use program::*;

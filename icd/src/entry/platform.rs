@@ -179,7 +179,7 @@ fn extension_function(name: &str) -> *mut c_void {
         "clCreateBufferWithPropertiesINTEL" => {
             super::memory::clCreateBufferWithPropertiesINTEL as *mut c_void
         }
-        _ => std::ptr::null_mut(),
+        _ => super::intel::lookup(name),
     }
 }
 

@@ -233,7 +233,11 @@ impl Mem {
         packet_size: u32,
         max_packets: u32,
     ) -> CLResult<Arc<Self>> {
-        if flags & !(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS) != 0 {
+        // CL_MEM_HOST_READ_ONLY / CL_MEM_HOST_WRITE_ONLY make an Intel host pipe
+        // (cl_intel_fpga_host_pipe), read or written with clReadPipeIntelFPGA /
+        // clWritePipeIntelFPGA.
+        let host = CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS;
+        if flags & !(CL_MEM_READ_WRITE | host) != 0 || (flags & host).count_ones() > 1 {
             return Err(CL_INVALID_VALUE);
         }
         if packet_size == 0 || packet_size > PIPE_MAX_PACKET_SIZE || max_packets == 0 {

@@ -76,6 +76,7 @@ pub fn read_buffer(
         CommandOrder::Normal,
         Some(Box::new(move || copy_out(&mem, offset, dst, size))),
     )?;
+    crate::profiling::transfer(q, &ev, crate::profiling::Direction::Read, size);
     finish_blocking(ev, blocking)
 }
 
@@ -102,6 +103,7 @@ pub fn write_buffer(
         CommandOrder::Normal,
         Some(Box::new(move || copy_in(&mem, offset, src, size))),
     )?;
+    crate::profiling::transfer(q, &ev, crate::profiling::Direction::Write, size);
     finish_blocking(ev, blocking)
 }
 
@@ -139,6 +141,7 @@ pub fn copy_buffer(
                 .ok_or(CL_OUT_OF_RESOURCES)
         })),
     )?;
+    crate::profiling::transfer(q, &ev, crate::profiling::Direction::Copy, size);
     Ok(ev)
 }
 
@@ -249,6 +252,13 @@ pub fn rw_buffer_rect(
         CL_COMMAND_READ_BUFFER_RECT
     };
     let ev = q.enqueue(ty, wait, CommandOrder::Normal, Some(Box::new(work)))?;
+    let dir = if write {
+        crate::profiling::Direction::Write
+    } else {
+        crate::profiling::Direction::Read
+    };
+    let bytes = args.region[0] * args.region[1] * args.region[2];
+    crate::profiling::transfer(q, &ev, dir, bytes);
     finish_blocking(ev, blocking)
 }
 
@@ -291,7 +301,7 @@ pub fn copy_buffer_rect(
     }
     let (sm, dm) = (src.clone(), dst.clone());
     let region = args.region;
-    q.enqueue(
+    let ev = q.enqueue(
         CL_COMMAND_COPY_BUFFER_RECT,
         wait,
         CommandOrder::Normal,
@@ -308,7 +318,10 @@ pub fn copy_buffer_rect(
             });
             check(ok, CL_OUT_OF_RESOURCES)
         })),
-    )
+    )?;
+    let bytes = region[0] * region[1] * region[2];
+    crate::profiling::transfer(q, &ev, crate::profiling::Direction::Copy, bytes);
+    Ok(ev)
 }
 
 /// `clEnqueueMapBuffer`: returns the host pointer and the event.

@@ -241,20 +241,27 @@ pub fn enqueue_kernel(
         instance,
     };
     let ctx = q.context.clone();
+    let probe = crate::profiling::KernelProbe::new(q, &launch);
+    let probe_ev = probe.clone();
     let ev = q.enqueue(
         command_type,
         wait,
         CommandOrder::Normal,
-        Some(Box::new(move || match launch.run() {
-            Ok(_report) => Ok(()),
-            Err(e) => {
-                let msg = format!("fpgacl: {e}");
-                eprintln!("{msg}");
-                ctx.report_error(&msg);
-                Err(run_error_code(&e))
+        Some(Box::new(move || {
+            match crate::profiling::run_launch(&launch, probe.as_deref()) {
+                Ok(_report) => Ok(()),
+                Err(e) => {
+                    let msg = format!("fpgacl: {e}");
+                    eprintln!("{msg}");
+                    ctx.report_error(&msg);
+                    Err(run_error_code(&e))
+                }
             }
         })),
     )?;
+    if let Some(p) = probe_ev {
+        p.attach(&ev);
+    }
     finish_blocking(ev, false)
 }
 

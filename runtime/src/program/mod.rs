@@ -170,6 +170,7 @@ impl Program {
         let inst =
             ProgramInstance::new(module.clone(), &dev.board, config).map_err(|e| e.to_string())?;
         let inst = Arc::new(inst);
+        crate::profiling::program_loaded(&inst, dev);
         self.context.add_instance(&inst);
         if let Some(old) = self.instance.lock().replace(inst) {
             self.context.remove_instance(&old);
