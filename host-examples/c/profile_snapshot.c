@@ -35,15 +35,11 @@ int main(int argc, char **argv)
     static cl_int src[2 * N], dst[2 * N];
     for (int i = 0; i < 2 * N; i++)
         src[i] = i % 97 - 40;
-    cl_mem bsrc = create_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof src, src);
+    cl_mem bsrc =
+        create_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_int), src);
     cl_mem bdst = create_buffer(ctx, CL_MEM_WRITE_ONLY, sizeof dst, NULL);
-    cl_mem bsrc2 = NULL;
-    {
-        cl_buffer_region r = {N * sizeof(cl_int), N * sizeof(cl_int)};
-        cl_int err = CL_SUCCESS;
-        bsrc2 = clCreateSubBuffer(bsrc, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
-        CHECK_ERR(err, "clCreateSubBuffer");
-    }
+    cl_mem bsrc2 =
+        create_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(cl_int), src + N);
     cl_int n = N, n2 = 2 * N;
     CHECK(clSetKernelArg(consumer, 0, sizeof bdst, &bdst));
     CHECK(clSetKernelArg(consumer, 1, sizeof n2, &n2));

@@ -211,7 +211,9 @@ mod tests {
             "",
         )
         .expect("options");
-        let m = out.module.unwrap_or_else(|| panic!("build failed:\n{}", out.log));
+        let m = out
+            .module
+            .unwrap_or_else(|| panic!("build failed:\n{}", out.log));
         (*m).clone()
     }
 

@@ -147,7 +147,9 @@ pub fn capture_device(
     for (inst, info) in &programs {
         if read_auto {
             let now = s.now_rel();
-            let since = info.autorun_since_ns.load(std::sync::atomic::Ordering::Relaxed);
+            let since = info
+                .autorun_since_ns
+                .load(std::sync::atomic::Ordering::Relaxed);
             let (c0, c1) = (s.cycles(since), s.cycles(now));
             let scale = s.config.window.overlap(c0, c1);
             for st in inst.autorun_status() {

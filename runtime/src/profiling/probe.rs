@@ -45,11 +45,7 @@ impl KernelProbe {
         let session = super::session::current()?;
         let program = match session.program_of(&launch.instance) {
             Some(p) => p,
-            None => session.add_program(
-                &launch.instance,
-                q.device.index as u32,
-                &q.device.board,
-            ),
+            None => session.add_program(&launch.instance, q.device.index as u32, &q.device.board),
         };
         let kernel = launch
             .module

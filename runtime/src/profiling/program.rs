@@ -278,7 +278,9 @@ mod tests {
             "",
         )
         .expect("options");
-        let m = out.module.unwrap_or_else(|| panic!("build failed:\n{}", out.log));
+        let m = out
+            .module
+            .unwrap_or_else(|| panic!("build failed:\n{}", out.log));
         (*m).clone()
     }
 
@@ -313,7 +315,9 @@ mod tests {
                 .count(),
             2
         );
-        assert!(add_sites.iter().all(|s| s.memory == pf::MemorySpace::Global));
+        assert!(add_sites
+            .iter()
+            .all(|s| s.memory == pf::MemorySpace::Global));
         assert!(add_sites.iter().all(|s| !s.lsu.is_empty()));
         // loop ids unique in the program, sites in loops refer to them
         let ids: Vec<u32> = r.loops.iter().map(|l| l.id).collect();

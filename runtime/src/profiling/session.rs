@@ -258,6 +258,10 @@ impl Session {
 
     /// Kernel runs in flight.
     pub fn running(&self) -> Vec<Arc<KernelProbe>> {
-        self.running.lock().iter().filter_map(Weak::upgrade).collect()
+        self.running
+            .lock()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect()
     }
 }
