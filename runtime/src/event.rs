@@ -13,7 +13,7 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 use crate::device::DeadlockWatch;
 
 use crate::cl::*;
-use crate::clock::now_ns;
+use crate::clock::{host_wait, host_waited_until, virtual_now_ns};
 use crate::context::Context;
 use crate::error::CLResult;
 use crate::info::{InfoValue, ObjRef};
@@ -70,18 +70,18 @@ impl std::fmt::Debug for Event {
 thread_local! {
     /// Dependency notifications waiting to be delivered on this thread. Delivering them from a
     /// loop (instead of recursively) keeps long chains of failing commands off the stack.
-    static PENDING_NOTIFY: RefCell<Vec<(Arc<Command>, bool)>> = const { RefCell::new(Vec::new()) };
+    static PENDING_NOTIFY: RefCell<Vec<(Arc<Command>, bool, u64)>> = const { RefCell::new(Vec::new()) };
     static NOTIFYING: Cell<bool> = const { Cell::new(false) };
 }
 
-fn notify_dependents(list: Vec<(Arc<Command>, bool)>, failed: bool) {
+fn notify_dependents(list: Vec<(Arc<Command>, bool)>, failed: bool, end: u64) {
     if list.is_empty() {
         return;
     }
     PENDING_NOTIFY.with(|p| {
         p.borrow_mut().extend(
             list.into_iter()
-                .map(|(c, propagate)| (c, failed && propagate)),
+                .map(|(c, propagate)| (c, failed && propagate, end)),
         )
     });
     if NOTIFYING.with(|n| n.replace(true)) {
@@ -90,7 +90,7 @@ fn notify_dependents(list: Vec<(Arc<Command>, bool)>, failed: bool) {
     loop {
         let next = PENDING_NOTIFY.with(|p| p.borrow_mut().pop());
         match next {
-            Some((cmd, failed)) => cmd.dependency_done(failed),
+            Some((cmd, failed, end)) => cmd.dependency_done(failed, end),
             None => break,
         }
     }
@@ -107,7 +107,7 @@ impl Event {
             command_type,
             state: Mutex::new(EventState {
                 status: CL_QUEUED,
-                times: [now_ns(), 0, 0, 0],
+                times: [virtual_now_ns(), 0, 0, 0],
                 callbacks: Vec::new(),
                 dependents: Vec::new(),
                 end_hook: None,
@@ -152,12 +152,18 @@ impl Event {
     /// Moves the status forward to `status` (ignored if it is not a step forward) and does
     /// everything that follows from it.
     pub(crate) fn set_status(&self, status: cl_int) {
-        let (callbacks, dependents) = {
+        self.set_status_at(status, None);
+    }
+
+    /// Like [`Event::set_status`], with the timestamp of the new status given (emulated START
+    /// for `CL_RUNNING`, END for a terminal status) instead of the virtual host time.
+    pub(crate) fn set_status_at(&self, status: cl_int, at: Option<u64>) {
+        let (callbacks, dependents, end) = {
             let mut st = self.state.lock();
             if st.status <= CL_COMPLETE || status >= st.status {
                 return;
             }
-            let now = now_ns();
+            let now = at.unwrap_or_else(virtual_now_ns);
             let from = match st.status {
                 CL_QUEUED => T_SUBMIT,
                 CL_SUBMITTED => T_START,
@@ -192,7 +198,7 @@ impl Event {
             } else {
                 Vec::new()
             };
-            (fire, deps)
+            (fire, deps, st.times[T_END])
         };
         if status <= CL_COMPLETE {
             self.cond.notify_all();
@@ -200,15 +206,16 @@ impl Event {
         for (trigger, cb) in callbacks {
             cb(if status < 0 { status } else { trigger });
         }
-        notify_dependents(dependents, status < 0);
+        notify_dependents(dependents, status < 0, end);
     }
 
     /// Registers `cmd` to be told when this event ends (`propagate`: an error status of this
-    /// event fails `cmd`). Returns `Some(failed)` instead when the event has already ended.
-    pub(crate) fn add_dependent(&self, cmd: &Arc<Command>, propagate: bool) -> Option<bool> {
+    /// event fails `cmd`). Returns `Some((failed, end))` instead when the event has already
+    /// ended.
+    pub(crate) fn add_dependent(&self, cmd: &Arc<Command>, propagate: bool) -> Option<(bool, u64)> {
         let mut st = self.state.lock();
         if st.status <= CL_COMPLETE {
-            Some(propagate && st.status < 0)
+            Some((propagate && st.status < 0, st.times[T_END]))
         } else {
             st.dependents.push((cmd.clone(), propagate));
             None
@@ -276,6 +283,7 @@ impl Event {
             CL_COMMAND_NDRANGE_KERNEL | CL_COMMAND_TASK
         );
         let mut watch = DeadlockWatch::default();
+        let _host_wait = host_wait();
         let mut st = self.state.lock();
         while st.status > CL_COMPLETE {
             match &device {
@@ -290,6 +298,10 @@ impl Event {
                     }
                 }
             }
+        }
+        // The host has waited until the command's emulated end.
+        if self.queue.is_some() {
+            host_waited_until(st.times[T_END]);
         }
         st.status
     }

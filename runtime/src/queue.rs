@@ -14,7 +14,7 @@
 //! overlap.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
 use crossbeam::channel::{unbounded, Receiver, Sender};
@@ -47,15 +47,35 @@ pub struct Command {
     event: Arc<Event>,
     remaining: AtomicUsize,
     dep_failed: AtomicBool,
+    /// Latest emulated END of the dependencies that ended so far.
+    deps_end: AtomicU64,
     work: Mutex<Option<Work>>,
+}
+
+thread_local! {
+    /// Emulated START of the command running on this worker thread.
+    static COMMAND_START: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Emulated duration the running command reported.
+    static COMMAND_DURATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Emulated START (ns) of the command running on the calling worker thread.
+pub fn command_start_ns() -> u64 {
+    COMMAND_START.with(|c| c.get())
+}
+
+/// Called by a command's work: its emulated duration in ns (END = START + duration).
+pub fn report_duration(ns: u64) {
+    COMMAND_DURATION.with(|c| c.set(ns));
 }
 
 impl Command {
     /// One dependency ended (`failed`: with an error status).
-    pub(crate) fn dependency_done(self: Arc<Self>, failed: bool) {
+    pub(crate) fn dependency_done(self: Arc<Self>, failed: bool, end: u64) {
         if failed {
             self.dep_failed.store(true, Ordering::SeqCst);
         }
+        self.deps_end.fetch_max(end, Ordering::SeqCst);
         if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.ready();
         }
@@ -92,7 +112,16 @@ impl Command {
         if kernel {
             queue.running_kernels.fetch_add(1, Ordering::SeqCst);
         }
-        self.event.set_status(CL_RUNNING);
+        // Emulated START: after submission and after every dependency's emulated END;
+        // kernel starts only move forward on a device (channels keep element times).
+        let submit = self.event.times()[1];
+        let mut start = submit.max(self.deps_end.load(Ordering::SeqCst));
+        if kernel {
+            start = start.max(queue.device.kernel_start.fetch_max(start, Ordering::SeqCst));
+        }
+        COMMAND_START.with(|c| c.set(start));
+        COMMAND_DURATION.with(|c| c.set(0));
+        self.event.set_status_at(CL_RUNNING, Some(start));
         if kernel {
             // From now on the device's activity registry tracks it.
             queue.device.busy.fetch_sub(1, Ordering::SeqCst);
@@ -108,11 +137,13 @@ impl Command {
         } else {
             queue.device.busy.fetch_sub(1, Ordering::SeqCst);
         }
-        self.event.set_status(match result {
+        let end = start + COMMAND_DURATION.with(|c| c.get());
+        let status = match result {
             Ok(()) => CL_COMPLETE,
             Err(code) if code < 0 => code,
             Err(_) => CL_OUT_OF_RESOURCES,
-        });
+        };
+        self.event.set_status_at(status, Some(end));
     }
 }
 
@@ -296,15 +327,16 @@ impl Queue {
             event: event.clone(),
             remaining: AtomicUsize::new(wait.len() + order_deps.len() + 1),
             dep_failed: AtomicBool::new(false),
+            deps_end: AtomicU64::new(0),
             work: Mutex::new(work),
         });
         let deps = wait.iter().map(|e| (e, true));
         for (d, propagate) in deps.chain(order_deps.iter().map(|e| (e, false))) {
-            if let Some(failed) = d.add_dependent(&cmd, propagate) {
-                cmd.clone().dependency_done(failed);
+            if let Some((failed, end)) = d.add_dependent(&cmd, propagate) {
+                cmd.clone().dependency_done(failed, end);
             }
         }
-        cmd.dependency_done(false);
+        cmd.dependency_done(false, 0);
         Ok(event)
     }
 

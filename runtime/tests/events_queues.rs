@@ -233,7 +233,9 @@ fn profiling_times_are_ordered_and_only_when_enabled() {
             &[],
             CommandOrder::Normal,
             Some(Box::new(|| {
+                // Emulated time: the work's reported duration, not the host time it took.
                 std::thread::sleep(Duration::from_millis(2));
+                fpgacl_runtime::queue::report_duration(1234);
                 Ok(())
             })),
         )
@@ -249,7 +251,13 @@ fn profiling_times_are_ordered_and_only_when_enabled() {
     .map(|p| e.profiling_info(*p).unwrap())
     .collect();
     assert!(t.windows(2).all(|w| w[0] <= w[1]), "{t:?}");
-    assert!(t[3] - t[2] >= 2_000_000, "{t:?}");
+    assert_eq!(t[3] - t[2], 1234, "{t:?}");
+    // A command that depends on it starts no earlier than its emulated end.
+    let next = q
+        .enqueue(CL_COMMAND_MARKER, &[], CommandOrder::Normal, None)
+        .unwrap();
+    next.wait();
+    assert!(next.profiling_info(CL_PROFILING_COMMAND_START).unwrap() >= t[3]);
     assert_eq!(e.profiling_info(0x7fff), Err(CL_INVALID_VALUE));
     let q0 = queue(&c, 0);
     let e0 = q0

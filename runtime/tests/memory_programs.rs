@@ -403,3 +403,69 @@ __kernel void consumer(__global int *out) {
         .unwrap();
     assert_eq!(after.wait(), CL_COMPLETE);
 }
+
+#[test]
+fn profiling_reports_emulated_device_time() {
+    let c = Context::new(platform().devices.clone(), Vec::new(), None);
+    let q = Queue::new(
+        &c,
+        &platform().devices[0],
+        CL_QUEUE_PROFILING_ENABLE,
+        Vec::new(),
+    )
+    .unwrap();
+    let times = |e: &Arc<Event>| -> Vec<u64> {
+        [
+            CL_PROFILING_COMMAND_QUEUED,
+            CL_PROFILING_COMMAND_SUBMIT,
+            CL_PROFILING_COMMAND_START,
+            CL_PROFILING_COMMAND_END,
+        ]
+        .iter()
+        .map(|p| e.profiling_info(*p).unwrap())
+        .collect()
+    };
+    // A 1 MiB write takes latency + bytes / PCIe bandwidth of emulated time.
+    let m = Mem::new_buffer(&c, 0, 1 << 20, 0).unwrap();
+    let src = vec![1u8; 1 << 20];
+    let w = ops::write_buffer(&q, &m, true, 0, 1 << 20, src.as_ptr() as usize, &[]).unwrap();
+    let t = times(&w);
+    assert!(t.windows(2).all(|p| p[0] <= p[1]), "{t:?}");
+    let board = &platform().devices[0].board;
+    let expect = ops::HOST_TRANSFER_LATENCY_NS
+        + ((1u64 << 20) as f64 * 1000.0 / board.pcie_bandwidth_mbps).round() as u64;
+    assert_eq!(t[3] - t[2], expect);
+    // A kernel's duration comes from the timing model and is the same on every run.
+    let p = Program::with_source(&c, vec![SRC.to_string()]).unwrap();
+    p.build("").unwrap();
+    let k = Kernel::new(&p, "add").unwrap();
+    let h = Arc::as_ptr(&m) as usize;
+    k.set_arg(0, 8, Some(&h.to_ne_bytes()), &|_| Ok(m.clone()))
+        .unwrap();
+    k.set_arg(1, 4, Some(&1i32.to_ne_bytes()), &|_| Ok(m.clone()))
+        .unwrap();
+    let g = [(1usize << 20) / 4];
+    let mut durations = Vec::new();
+    let mut last_end = t[3];
+    for _ in 0..2 {
+        let e = enqueue_kernel(
+            &q,
+            &k,
+            CL_COMMAND_NDRANGE_KERNEL,
+            1,
+            None,
+            Some(&g),
+            None,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(e.wait(), CL_COMPLETE);
+        let kt = times(&e);
+        assert!(kt.windows(2).all(|p| p[0] <= p[1]), "{kt:?}");
+        assert!(kt[2] >= last_end, "in-order: starts after the previous end");
+        last_end = kt[3];
+        durations.push(kt[3] - kt[2]);
+    }
+    assert!(durations[0] > 0);
+    assert_eq!(durations[0], durations[1]);
+}

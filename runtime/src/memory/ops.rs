@@ -12,7 +12,7 @@ use crate::error::{check, CLResult};
 use crate::event::Event;
 use crate::memory::rect::{rects_overlap, RectSide};
 use crate::memory::{Mapping, Mem};
-use crate::queue::{CommandOrder, Queue};
+use crate::queue::{report_duration, CommandOrder, Queue};
 
 fn same_context(q: &Queue, m: &Mem) -> CLResult<()> {
     check(Arc::ptr_eq(&q.context, &m.context), CL_INVALID_CONTEXT)
@@ -27,6 +27,22 @@ fn in_bounds(m: &Mem, offset: usize, size: usize) -> CLResult<()> {
         Some(end) if size > 0 && end <= m.size => Ok(()),
         _ => Err(CL_INVALID_VALUE),
     }
+}
+
+/// Fixed cost of a host <-> device transfer on the emulated timeline (DMA set-up), ns.
+pub const HOST_TRANSFER_LATENCY_NS: u64 = 2_000;
+
+/// Emulated duration of moving `bytes` between host and device over the board's host link.
+fn host_transfer_ns(q: &Queue, bytes: usize) -> u64 {
+    let mbps = q.device.board.pcie_bandwidth_mbps.max(1.0);
+    HOST_TRANSFER_LATENCY_NS + (bytes as f64 * 1000.0 / mbps).round() as u64
+}
+
+/// Emulated duration of moving `bytes` through device global memory (a copy moves each byte
+/// twice: read and write).
+fn device_move_ns(q: &Queue, bytes: usize) -> u64 {
+    let mbps = q.device.board.global_bandwidth_mbps().max(1.0);
+    (bytes as f64 * 1000.0 / mbps).round() as u64
 }
 
 /// Waits for a blocking command; a failed command makes the call fail.
@@ -70,11 +86,15 @@ pub fn read_buffer(
     in_bounds(m, offset, size)?;
     check(!m.host_cannot_read(), CL_INVALID_OPERATION)?;
     let mem = m.clone();
+    let ns = host_transfer_ns(q, size);
     let ev = q.enqueue(
         CL_COMMAND_READ_BUFFER,
         wait,
         CommandOrder::Normal,
-        Some(Box::new(move || copy_out(&mem, offset, dst, size))),
+        Some(Box::new(move || {
+            report_duration(ns);
+            copy_out(&mem, offset, dst, size)
+        })),
     )?;
     crate::profiling::transfer(q, &ev, crate::profiling::Direction::Read, size);
     finish_blocking(ev, blocking)
@@ -97,11 +117,15 @@ pub fn write_buffer(
     in_bounds(m, offset, size)?;
     check(!m.host_cannot_write(), CL_INVALID_OPERATION)?;
     let mem = m.clone();
+    let ns = host_transfer_ns(q, size);
     let ev = q.enqueue(
         CL_COMMAND_WRITE_BUFFER,
         wait,
         CommandOrder::Normal,
-        Some(Box::new(move || copy_in(&mem, offset, src, size))),
+        Some(Box::new(move || {
+            report_duration(ns);
+            copy_in(&mem, offset, src, size)
+        })),
     )?;
     crate::profiling::transfer(q, &ev, crate::profiling::Direction::Write, size);
     finish_blocking(ev, blocking)
@@ -130,11 +154,13 @@ pub fn copy_buffer(
         check(s + size <= d || d + size <= s, CL_MEM_COPY_OVERLAP)?;
     }
     let (s, d) = (src.clone(), dst.clone());
+    let ns = device_move_ns(q, 2 * size);
     let ev = q.enqueue(
         CL_COMMAND_COPY_BUFFER,
         wait,
         CommandOrder::Normal,
         Some(Box::new(move || {
+            report_duration(ns);
             let (ss, sb) = s.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
             let (ds, db) = d.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
             ds.copy_from(db + dst_offset, ss, sb + src_offset, size)
@@ -165,11 +191,13 @@ pub fn fill_buffer(
     in_bounds(m, offset, size)?;
     let mem = m.clone();
     let pat = pattern.to_vec();
+    let ns = device_move_ns(q, size);
     q.enqueue(
         CL_COMMAND_FILL_BUFFER,
         wait,
         CommandOrder::Normal,
         Some(Box::new(move || {
+            report_duration(ns);
             let (s, b) = mem.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
             s.fill(b + offset, size, &pat).ok_or(CL_OUT_OF_RESOURCES)
         })),
@@ -228,7 +256,9 @@ pub fn rw_buffer_rect(
     }
     let mem = m.clone();
     let region = args.region;
+    let ns = host_transfer_ns(q, args.region[0] * args.region[1] * args.region[2]);
     let work = move || -> CLResult<()> {
+        report_duration(ns);
         let mut rows = Vec::with_capacity(region[1] * region[2]);
         h.for_each_row(region, |o, _| rows.push(o));
         let mut i = 0;
@@ -301,11 +331,13 @@ pub fn copy_buffer_rect(
     }
     let (sm, dm) = (src.clone(), dst.clone());
     let region = args.region;
+    let ns = device_move_ns(q, 2 * region[0] * region[1] * region[2]);
     let ev = q.enqueue(
         CL_COMMAND_COPY_BUFFER_RECT,
         wait,
         CommandOrder::Normal,
         Some(Box::new(move || {
+            report_duration(ns);
             let (ss, sb) = sm.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
             let (ds, db) = dm.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
             let mut rows = Vec::with_capacity(region[1] * region[2]);
@@ -360,7 +392,11 @@ pub fn map_buffer(
     };
     let mem = m.clone();
     let work: Option<crate::queue::Work> = if use_host && !invalidate {
-        Some(Box::new(move || copy_out(&mem, offset, ptr, size)))
+        let ns = host_transfer_ns(q, size);
+        Some(Box::new(move || {
+            report_duration(ns);
+            copy_out(&mem, offset, ptr, size)
+        }))
     } else {
         Some(Box::new(move || {
             drop(mem);
@@ -397,12 +433,14 @@ pub fn unmap(
     let map = m.take_mapping(ptr).ok_or(CL_INVALID_VALUE)?;
     let mem = m.clone();
     let sync_back = m.host_ptr != 0 && map.write;
+    let ns = host_transfer_ns(q, map.size);
     let result = q.enqueue(
         CL_COMMAND_UNMAP_MEM_OBJECT,
         wait,
         CommandOrder::Normal,
         Some(Box::new(move || {
             if sync_back {
+                report_duration(ns);
                 copy_in(&mem, map.offset, map.ptr, map.size)
             } else {
                 Ok(())

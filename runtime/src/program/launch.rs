@@ -3,8 +3,14 @@
 
 use std::sync::Arc;
 
+use fpgacl_device_model::timing::{self, EvalOptions, KernelTiming};
 use fpgacl_device_model::{ArgBinding, LaunchError, LaunchSpec, ProgramInstance, RunError};
+use fpgacl_kernel_compiler::analysis::Report;
 use fpgacl_kernel_compiler::ir::Module;
+use parking_lot::Mutex;
+
+use crate::device::Device;
+use crate::queue::{command_start_ns, report_duration};
 
 use crate::cl::*;
 use crate::error::{check, CLResult};
@@ -30,6 +36,12 @@ pub struct Launch {
     pub command_type: cl_command_type,
     /// The program as loaded on the queue's device.
     pub instance: Arc<ProgramInstance>,
+    /// The device it runs on (board figures for the timing model).
+    pub device: Arc<Device>,
+    /// The program's static analysis (II, LSUs), when available: the timing model needs it.
+    pub analysis: Option<Arc<Report>>,
+    /// The emulated timing of the run, filled when it ends (for the profiler).
+    pub timing: Arc<Mutex<Option<KernelTiming>>>,
 }
 
 impl Launch {
@@ -46,9 +58,37 @@ impl Launch {
         }
     }
 
-    /// Runs the launch to completion on the calling (queue worker) thread.
+    /// Runs the launch to completion on the calling (queue worker) thread, on the emulated
+    /// timeline: it starts at the command's emulated START, and its duration from the timing
+    /// model becomes the command's END - START.
     pub fn run(&self) -> Result<fpgacl_device_model::RunReport, RunError> {
-        self.instance.run(&self.spec())
+        let spec = self.spec();
+        let board = &self.device.board;
+        let name = self
+            .module
+            .kernels
+            .get(self.kernel_index)
+            .map(|k| k.name.as_str())
+            .unwrap_or("");
+        let krep = self.analysis.as_ref().and_then(|r| r.kernel(name));
+        let model = krep.and_then(|k| timing::compute_model(&self.module, k).ok());
+        let (Some(krep), Some(model)) = (krep, model) else {
+            return self.instance.run(&spec);
+        };
+        let start_cycle = board.ns_to_cycles(command_start_ns());
+        let run = self
+            .instance
+            .run_timed(&spec, &model.clock_plan(start_cycle))?;
+        let opts = EvalOptions {
+            start_cycle,
+            sharing: 1,
+            end_tick: run.end_tick,
+        };
+        if let Ok(t) = timing::evaluate(&self.module, krep, board, &run, &opts) {
+            report_duration(board.cycles_to_ns(t.cycles));
+            *self.timing.lock() = Some(t);
+        }
+        Ok(run)
     }
 }
 
@@ -239,6 +279,9 @@ pub fn enqueue_kernel(
         args,
         command_type,
         instance,
+        device: q.device.clone(),
+        analysis: k.program.analysis(),
+        timing: Arc::new(Mutex::new(None)),
     };
     let ctx = q.context.clone();
     let probe = crate::profiling::KernelProbe::new(q, &launch);

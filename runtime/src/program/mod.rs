@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use fpgacl_device_model::{ExecConfig, ProgramInstance};
+use fpgacl_kernel_compiler::analysis::{self, Report};
 use fpgacl_kernel_compiler::ir::Module;
 use fpgacl_kernel_compiler::SourceFile;
 use parking_lot::Mutex;
@@ -47,6 +48,8 @@ pub struct Program {
     instance: Mutex<Option<Arc<ProgramInstance>>>,
     /// Created with `clCreateProgramWithBinary`.
     from_binary: bool,
+    /// Static analysis of the loaded executable (for the timing model).
+    analysis: Mutex<Option<Arc<Report>>>,
 }
 
 fn default_state() -> BuildState {
@@ -102,6 +105,7 @@ impl Program {
             kernels: AtomicUsize::new(0),
             instance: Mutex::new(None),
             from_binary: false,
+            analysis: Mutex::new(None),
         }))
     }
 
@@ -150,6 +154,7 @@ impl Program {
             kernels: AtomicUsize::new(0),
             instance: Mutex::new(None),
             from_binary: true,
+            analysis: Mutex::new(None),
         };
         (Ok(Arc::new(prog)), statuses)
     }
@@ -170,12 +175,24 @@ impl Program {
         let inst =
             ProgramInstance::new(module.clone(), &dev.board, config).map_err(|e| e.to_string())?;
         let inst = Arc::new(inst);
+        // Without a report kernels still run, only untimed (START = END).
+        let params = dev.board.analysis_params();
+        let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            analysis::analyze(module, &params)
+        }))
+        .ok();
+        *self.analysis.lock() = report.map(Arc::new);
         crate::profiling::program_loaded(&inst, dev);
         self.context.add_instance(&inst);
         if let Some(old) = self.instance.lock().replace(inst) {
             self.context.remove_instance(&old);
         }
         Ok(())
+    }
+
+    /// Static analysis of the loaded executable.
+    pub fn analysis(&self) -> Option<Arc<Report>> {
+        self.analysis.lock().clone()
     }
 
     /// Current build state.
@@ -361,6 +378,7 @@ impl Program {
             kernels: AtomicUsize::new(0),
             instance: Mutex::new(None),
             from_binary: false,
+            analysis: Mutex::new(None),
         });
         let built = prog.run_compiler(&opts);
         let result = {
