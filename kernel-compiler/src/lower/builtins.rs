@@ -933,6 +933,15 @@ impl<'p, 'a> FnLower<'p, 'a> {
             };
             out.push((r, vt));
         }
+        let conversions = printf_conversions(fmt);
+        if conversions > out.len() {
+            self.warn(first.loc, "more '%' conversions than data arguments");
+        } else if conversions < out.len() {
+            self.warn(
+                args[conversions + 1].loc,
+                "data argument not used by format string",
+            );
+        }
         let sid = StrId(self.p.module.strings.len() as u32);
         self.p.module.strings.push(fmt.clone());
         let dst = self.alloc(1);
@@ -1314,5 +1323,47 @@ impl<'p, 'a> FnLower<'p, 'a> {
             ty: Type::int(),
             prov: None,
         })
+    }
+}
+
+/// Number of conversions (`%d`, `%v4f`, `%*d` counts its `*` too) in a printf format.
+fn printf_conversions(fmt: &str) -> usize {
+    let b = fmt.as_bytes();
+    let mut i = 0;
+    let mut n = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if i < b.len() && b[i] == b'%' {
+            i += 1;
+            continue;
+        }
+        // Flags, width, precision, vector and length modifiers, then the conversion letter.
+        while i < b.len() && !b"diouxXfFeEgGaAcsp".contains(&b[i]) {
+            if b[i] == b'*' {
+                n += 1;
+            }
+            i += 1;
+        }
+        if i < b.len() {
+            n += 1;
+            i += 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printf_conversions;
+
+    #[test]
+    fn counts_printf_conversions() {
+        assert_eq!(printf_conversions("x=%d y=%5.2f %% %v4hlf %s\n"), 4);
+        assert_eq!(printf_conversions("%*d"), 2);
+        assert_eq!(printf_conversions("plain"), 0);
     }
 }
