@@ -160,7 +160,16 @@ fn loops_have_pragmas_trip_counts_and_nesting() {
 }
 
 /// kind, space, width, target, arg, line, col, in a loop.
-type SiteBrief<'a> = (SiteKind, AddrSpace, u32, &'a str, Option<u32>, u32, u32, bool);
+type SiteBrief<'a> = (
+    SiteKind,
+    AddrSpace,
+    u32,
+    &'a str,
+    Option<u32>,
+    u32,
+    u32,
+    bool,
+);
 
 #[test]
 fn access_sites_carry_location_kind_width_and_argument() {
