@@ -177,7 +177,7 @@ impl ModuleSites {
 }
 
 /// Multiplies every count of `s` by `f` (0..1), rounding to the nearest whole count.
-fn scale_counters(s: &mut SiteCounters, f: f64) {
+pub fn scale_counters(s: &mut SiteCounters, f: f64) {
     let sc = |v: &mut u64| *v = (*v as f64 * f).round() as u64;
     sc(&mut s.fired_cycles);
     sc(&mut s.stall_cycles);

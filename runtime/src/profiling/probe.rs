@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Weak};
 
+use fpgacl_device_model::timing::KernelTiming;
 use fpgacl_device_model::{RunError, RunReport};
 use fpgacl_profile_format::{KernelRun, Record, SiteCounters, Snapshot};
 use parking_lot::Mutex;
@@ -32,6 +33,8 @@ pub struct KernelProbe {
     local: [u64; 3],
     offset: [u64; 3],
     finished: Mutex<Option<Finished>>,
+    /// The timing model's result for the run, filled by `Launch::run` before the event ends.
+    timing: Arc<Mutex<Option<KernelTiming>>>,
     event: Mutex<Weak<Event>>,
 }
 
@@ -66,6 +69,7 @@ impl KernelProbe {
             local: u64x3(launch.local_size),
             offset: u64x3(launch.global_offset),
             finished: Mutex::new(None),
+            timing: launch.timing.clone(),
             event: Mutex::new(Weak::new()),
         }))
     }
@@ -107,6 +111,23 @@ impl KernelProbe {
 
     fn run_record(&self, start_ns: u64, end_ns: u64, sites: Vec<SiteCounters>) -> KernelRun {
         let s = self.session;
+        self.run_record_cycles(
+            start_ns,
+            end_ns,
+            s.cycles(start_ns),
+            s.cycles(end_ns),
+            sites,
+        )
+    }
+
+    fn run_record_cycles(
+        &self,
+        start_ns: u64,
+        end_ns: u64,
+        start_cycle: u64,
+        end_cycle: u64,
+        sites: Vec<SiteCounters>,
+    ) -> KernelRun {
         KernelRun {
             run_id: self.run_id,
             device: self.device,
@@ -115,8 +136,8 @@ impl KernelProbe {
             program: self.program.id,
             start_ns,
             end_ns,
-            start_cycle: s.cycles(start_ns),
-            end_cycle: s.cycles(end_ns),
+            start_cycle,
+            end_cycle,
             work_dim: self.work_dim,
             global_size: self.global,
             local_size: self.local,
@@ -125,16 +146,41 @@ impl KernelProbe {
         }
     }
 
-    /// The event ended with `status`; `times` are its queued/submit/start/end timestamps.
+    /// The event ended with `status`; `times` are its queued/submit/start/end timestamps
+    /// (START/END on the emulated timeline).
+    ///
+    /// Counters: the timing model's per-site counters of the run when it produced them (the
+    /// normal case), else the functional counts mapped by [`super::counters`]. Cycles: the
+    /// START in device cycles, plus the timing model's cycle count.
     fn end(&self, status: cl_int, times: [u64; 4]) {
         self.session.remove_running(self);
         let finished = self.finished.lock().take();
+        let timing = self.timing.lock().take();
         if status != CL_COMPLETE {
             return; // the kernel failed: no run to record
         }
         let s = self.session;
         let start = s.rel_ns(times[2]);
         let end = s.rel_ns(times[3]).max(start);
+        if let Some(t) = timing {
+            let c0 = s.cycles(start);
+            let c1 = c0.saturating_add(t.cycles);
+            let scale = s.config.window.overlap(c0, c1);
+            let sites = if !s.config.counters() || scale <= 0.0 {
+                Vec::new()
+            } else {
+                let mut sites = t.sites;
+                if scale < 1.0 {
+                    for site in &mut sites {
+                        super::counters::scale_counters(site, scale);
+                    }
+                }
+                sites
+            };
+            let rec = self.run_record_cycles(start, end, c0, c1, sites);
+            s.write(&[Record::KernelRun(rec)]);
+            return;
+        }
         let sites = match finished {
             Some(f) if s.config.counters() => {
                 let (c0, c1) = (s.cycles(start), s.cycles(end));

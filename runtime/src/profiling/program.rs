@@ -14,20 +14,10 @@ use fpgacl_kernel_compiler::ir::{AddrSpace, Module, SiteKind};
 use fpgacl_kernel_compiler::SourceMap;
 use fpgacl_profile_format as pf;
 
-/// The analysis' board parameters for a device board (fmax, global memory latency, word size
-/// and burst length of its first memory interface).
+/// The analysis' board parameters for a device board: the same figures the runtime's timing
+/// model uses (`Board::analysis_params`), so the report's II and the run's timing agree.
 pub fn analysis_board(board: &Board) -> BoardParams {
-    let mut p = BoardParams {
-        name: board.name.clone(),
-        fmax_mhz: board.kernel_clock_mhz,
-        ..BoardParams::default()
-    };
-    if let Some(g) = board.global_memory.first() {
-        p.global_latency_cycles = g.latency_cycles;
-        p.mem_word_bytes = g.width_bytes.max(1);
-        p.max_burst_words = g.max_burst_words.max(1);
-    }
-    p
+    board.analysis_params()
 }
 
 /// The profile's description of a device board: one [`pf::MemoryBank`] per bank.

@@ -19,7 +19,7 @@ use super::config::ProfileConfig;
 use super::counters::ModuleSites;
 use super::probe::KernelProbe;
 use super::program::{analyze, profile_board, program_record};
-use crate::clock::now_ns;
+use crate::clock::virtual_now_ns;
 use crate::queue::Queue;
 
 static SESSION: OnceLock<Option<Session>> = OnceLock::new();
@@ -76,9 +76,10 @@ pub struct Session {
     /// What is recorded, and where.
     pub config: ProfileConfig,
     writer: ProfileWriter,
-    /// `clock::now_ns()` when the session opened: record times are relative to it.
+    /// The runtime's virtual host clock (`clock::virtual_now_ns()`, the base of the events'
+    /// emulated timestamps) when the session opened: record times are relative to it.
     origin_ns: u64,
-    fmax_mhz: f64,
+    board: Board,
     programs: Mutex<Vec<ProgramEntry>>,
     next_program: AtomicU32,
     next_run: AtomicU64,
@@ -104,7 +105,7 @@ fn command_line() -> Vec<String> {
 
 impl Session {
     fn create(config: ProfileConfig, board: &Board) -> Result<Session, String> {
-        let origin_ns = now_ns();
+        let origin_ns = virtual_now_ns();
         let mut header = Header::for_this_process(profile_board(board));
         header.command_line = command_line();
         let writer = ProfileWriter::create(&config.output, &header).map_err(|e| e.to_string())?;
@@ -112,7 +113,7 @@ impl Session {
             config,
             writer,
             origin_ns,
-            fmax_mhz: board.kernel_clock_mhz,
+            board: board.clone(),
             programs: Mutex::new(Vec::new()),
             next_program: AtomicU32::new(0),
             next_run: AtomicU64::new(0),
@@ -128,19 +129,19 @@ impl Session {
         self.writer.path()
     }
 
-    /// A runtime clock time (`clock::now_ns()` / event timestamps) as session ns.
+    /// An emulated-timeline time (event timestamps, `clock::virtual_now_ns()`) as session ns.
     pub fn rel_ns(&self, t: u64) -> u64 {
         t.saturating_sub(self.origin_ns)
     }
 
-    /// Session ns now.
+    /// Session ns now, on the host's virtual clock (the emulated timeline).
     pub fn now_rel(&self) -> u64 {
-        self.rel_ns(now_ns())
+        self.rel_ns(virtual_now_ns())
     }
 
     /// Device cycles of `ns` nanoseconds at the board's kernel clock.
     pub fn cycles(&self, ns: u64) -> u64 {
-        (ns as f64 * self.fmax_mhz / 1000.0) as u64
+        self.board.ns_to_cycles(ns)
     }
 
     /// Appends records; a failure is reported once on stderr and otherwise ignored (profiling
