@@ -348,6 +348,33 @@ impl ProgramInstance {
         run_kernel(&self.inner, spec, [0; 3], None, Some(clock))
     }
 
+    /// [`ProgramInstance::run_timed`] (or `run` with `clock` None) counting into `counters`
+    /// (shape `CounterBlock::new(module.sites.len(), kernel.loops.len())`, zeroed), which
+    /// another thread may `snapshot()` while the kernel runs: live for sequential executions
+    /// (kernels with channels or pipes), parallel workers merge at their end. The report's
+    /// counters are the run's totals when the block started at zero. (Profiler snapshots,
+    /// `clGetProfileInfoIntelFPGA`.)
+    pub fn run_timed_with_counters(
+        &self,
+        spec: &LaunchSpec,
+        clock: Option<&ClockPlan>,
+        counters: &CounterBlock,
+    ) -> Result<RunReport, RunError> {
+        if self.inner.shutdown.load(Ordering::Relaxed) {
+            return Err(LaunchError::ShutDown.into());
+        }
+        let f = self
+            .inner
+            .module
+            .kernels
+            .get(spec.kernel as usize)
+            .ok_or(LaunchError::NoSuchKernel(spec.kernel))?;
+        if f.attrs.autorun {
+            return Err(LaunchError::Autorun(f.name.clone()).into());
+        }
+        run_kernel(&self.inner, spec, [0; 3], Some(counters), clock)
+    }
+
     /// Status and live counters of every autorun kernel instance.
     pub fn autorun_status(&self) -> Vec<AutorunStatus> {
         self.inner
