@@ -373,6 +373,32 @@ fn snapshot_of_a_running_kernel() {
         .kernel_runs()
         .find(|r| r.kernel == "consumer")
         .expect("consumer run");
+    // live counters: after the first producer launch the consumer has read N values, except
+    // the few still in the channel (depth 4) or being counted
+    const N: u64 = 2000;
+    let prog = p.program(s.run.program).expect("program");
+    let read = prog
+        .report
+        .sites
+        .iter()
+        .find(|a| a.kernel == "consumer" && a.kind == AccessKind::ChannelRead)
+        .expect("consumer's channel read")
+        .id;
+    let at_snapshot = s
+        .run
+        .sites
+        .iter()
+        .find(|c| c.site == read)
+        .expect("snapshot counters")
+        .requests;
+    assert!((N - 6..=N).contains(&at_snapshot), "{at_snapshot}");
+    let at_end = consumer
+        .sites
+        .iter()
+        .find(|c| c.site == read)
+        .unwrap()
+        .requests;
+    assert_eq!(at_end, 2 * N);
     assert_eq!(s.run.run_id, consumer.run_id);
     assert!(s.taken_ns >= consumer.start_ns && s.taken_ns <= consumer.end_ns);
     // the first producer run ended before the snapshot, the second one after it

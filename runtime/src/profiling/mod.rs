@@ -25,7 +25,9 @@ pub mod session;
 
 use std::sync::Arc;
 
-use fpgacl_device_model::{ProgramInstance, RunError, RunReport};
+use fpgacl_device_model::counters::CounterBlock;
+use fpgacl_device_model::timing::ClockPlan;
+use fpgacl_device_model::{LaunchSpec, ProgramInstance, RunError, RunReport};
 use fpgacl_profile_format::{AutorunCapture, MemTransfer, Record, TransferDirection};
 
 use crate::cl::*;
@@ -67,6 +69,41 @@ pub fn run_launch(launch: &Launch, probe: Option<&KernelProbe>) -> Result<RunRep
     match probe {
         Some(p) => p.run(launch),
         None => launch.run(),
+    }
+}
+
+thread_local! {
+    /// The live counter block of the probe running a launch on this (queue worker) thread.
+    static LIVE: std::cell::RefCell<Option<Arc<CounterBlock>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `live` as this thread's live counter block (see [`run_on_device`]).
+pub(crate) fn with_live_counters<R>(live: Option<Arc<CounterBlock>>, f: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            LIVE.with(|l| l.borrow_mut().take());
+        }
+    }
+    LIVE.with(|l| *l.borrow_mut() = live);
+    let _reset = Reset;
+    f()
+}
+
+/// Runs a kernel on the device model (`Launch::run` calls this): `run` / `run_timed`, or, when
+/// a probe of the profiling session runs the launch on this thread, counting into the probe's
+/// live block so `clGetProfileInfoIntelFPGA` can read the counters while it runs.
+pub fn run_on_device(
+    instance: &ProgramInstance,
+    spec: &LaunchSpec,
+    clock: Option<&ClockPlan>,
+) -> Result<RunReport, RunError> {
+    let live = LIVE.with(|l| l.borrow().clone());
+    match (live, clock) {
+        (Some(block), clock) => instance.run_timed_with_counters(spec, clock, &block),
+        (None, Some(c)) => instance.run_timed(spec, c),
+        (None, None) => instance.run(spec),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Weak};
 
+use fpgacl_device_model::counters::CounterBlock;
 use fpgacl_device_model::timing::KernelTiming;
 use fpgacl_device_model::{RunError, RunReport};
 use fpgacl_profile_format::{KernelRun, Record, SiteCounters, Snapshot};
@@ -33,6 +34,8 @@ pub struct KernelProbe {
     local: [u64; 3],
     offset: [u64; 3],
     finished: Mutex<Option<Finished>>,
+    /// Counters of the run while it runs (when kernel runs carry counters).
+    live: Option<Arc<CounterBlock>>,
     /// The timing model's result for the run, filled by `Launch::run` before the event ends.
     timing: Arc<Mutex<Option<KernelTiming>>>,
     event: Mutex<Weak<Event>>,
@@ -50,12 +53,15 @@ impl KernelProbe {
             Some(p) => p,
             None => session.add_program(&launch.instance, q.device.index as u32, &q.device.board),
         };
-        let kernel = launch
-            .module
-            .kernels
-            .get(launch.kernel_index)
-            .map(|k| k.name.clone())
-            .unwrap_or_default();
+        let kfn = launch.module.kernels.get(launch.kernel_index);
+        let kernel = kfn.map(|k| k.name.clone()).unwrap_or_default();
+        let live = match kfn {
+            Some(k) if session.config.counters() => Some(Arc::new(CounterBlock::new(
+                launch.module.sites.len(),
+                k.loops.len(),
+            ))),
+            _ => None,
+        };
         Some(Arc::new(KernelProbe {
             session,
             program,
@@ -69,6 +75,7 @@ impl KernelProbe {
             local: u64x3(launch.local_size),
             offset: u64x3(launch.global_offset),
             finished: Mutex::new(None),
+            live,
             timing: launch.timing.clone(),
             event: Mutex::new(Weak::new()),
         }))
@@ -77,7 +84,7 @@ impl KernelProbe {
     /// Runs `launch` on the device (the queue worker calls this) and keeps its report for
     /// the record.
     pub fn run(&self, launch: &Launch) -> Result<RunReport, RunError> {
-        let result = launch.run();
+        let result = super::with_live_counters(self.live.clone(), || launch.run());
         if let Ok(report) = &result {
             *self.finished.lock() = Some(Finished {
                 report: report.clone(),
@@ -203,22 +210,24 @@ impl KernelProbe {
     }
 
     /// A snapshot of the run as far as it has got, taken now (`start_time`: the event's
-    /// START timestamp).
-    ///
-    /// The device model publishes an enqueued run's counters when the run ends, so a
-    /// snapshot holds the run's identity, work sizes and the time span so far, with the
-    /// counters of the run if it finished on the device in the meantime.
+    /// START timestamp): the counts so far from the run's live counter block, mapped by
+    /// [`super::counters`] over the time since START. Kernels that use channels or pipes run
+    /// sequentially and count live; a parallel NDRange run publishes its workers' counts as
+    /// they finish.
     pub fn snapshot(&self, start_time: u64) -> Record {
         let s = self.session;
         let taken = s.now_rel();
         let start = s.rel_ns(start_time).min(taken);
-        let sites = match &*self.finished.lock() {
-            Some(f) if s.config.counters() => {
+        let sites = match &self.live {
+            Some(live) if s.config.counters() => {
                 let (c0, c1) = (s.cycles(start), s.cycles(taken));
+                // Work-items finished so far are unknown mid-run: a task has one; for an
+                // NDRange the executed accesses stand for the valid ones (no predication).
+                let items = u64::from(self.global.iter().product::<u64>() == 1);
                 self.program.sites.map(
                     self.kernel_index,
-                    &f.report.counters,
-                    f.report.work_items,
+                    &live.snapshot(),
+                    items,
                     c1 - c0,
                     s.config.window.overlap(c0, c1),
                 )
