@@ -166,6 +166,23 @@ pub const EXAMPLES: &[Example] = &[
         description: "PROFILE_ROUNDS (default 20, 0 = forever) rounds of write, NDRange \
                       kernel, read and check: many profile records",
     },
+    Example {
+        name: "program_build",
+        source: "program_build.c",
+        kernels: &[
+            "program_build.cl",
+            "program_build_inc/params.h",
+            "program_build_bad.cl",
+            "program_build_link.h",
+            "program_build_link_kernel.cl",
+            "program_build_link_options.cl",
+            "program_build_link_helper.cl",
+        ],
+        needs_kernels: true,
+        description: "builds from source with -D/-I, kernel argument info, failing builds and \
+                      their logs, the .aocx from `fpgacl aoc` (argv[1]) and program binaries, \
+                      clCompileProgram + clLinkProgram",
+    },
 ];
 
 /// The example with this name, if any.
