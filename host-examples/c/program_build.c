@@ -29,6 +29,12 @@
  *
  * Without argv[1] the .aocx part of step 4 is skipped (a "skip:" line says
  * so); on a platform that is not an FPGA platform it is skipped too.
+ *
+ * Check ids for EXAMPLE_SKIP_CHECKS: arg-info-not-available, log-location-first
+ * (the "<file>:<line>:<col>: error:" order), kernel-before-build (clCreateKernel
+ * on an unbuilt binary program), binary-truncated, kernel-from-object
+ * (clCreateKernel on a compiled object or library), link-extern-function (5a),
+ * link-keeps-compile-options (5b).
  */
 #include "common.h"
 
@@ -329,6 +335,25 @@ static void step_source_options(cl_context ctx, cl_device_id dev, cl_command_que
     EXPECT(strstr(got, "arg_info") != NULL, "CL_PROGRAM_KERNEL_NAMES \"%s\" lacks arg_info", got);
     printf("  with \"-D SCALE=3 -I <dir>\": built (callback once, options \"%s\" kept)\n", opts);
     run_and_check(ctx, q, p, "scale_offset", 0, 3, PARAM_OFFSET, "SCALE=3");
+
+    /* CL_PROGRAM_SOURCE is the text given; no rebuild while a kernel is attached. */
+    char *path = kernels_file("program_build.cl");
+    char *text = read_file(path, NULL);
+    size_t src_len = 0;
+    CHECK(clGetProgramInfo(p, CL_PROGRAM_SOURCE, 0, NULL, &src_len));
+    char *src = calloc(1, src_len + 1);
+    EXPECT(src != NULL, "out of memory");
+    CHECK(clGetProgramInfo(p, CL_PROGRAM_SOURCE, src_len, src, NULL));
+    EXPECT(src_len == strlen(text) + 1 && strcmp(src, text) == 0,
+           "CL_PROGRAM_SOURCE (%zu bytes) differs from program_build.cl (%zu bytes + NUL)",
+           src_len, strlen(text));
+    free(src);
+    free(text);
+    free(path);
+    cl_kernel attached = create_kernel(p, "scale_offset");
+    EXPECT_CODE(clBuildProgram(p, 1, &dev, opts, NULL, NULL), CL_INVALID_OPERATION);
+    CHECK(clReleaseKernel(attached));
+    printf("  CL_PROGRAM_SOURCE kept; rebuild with a kernel attached: CL_INVALID_OPERATION\n");
     CHECK(clReleaseProgram(p));
 
     /* Attached spellings, another value. */

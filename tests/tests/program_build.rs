@@ -159,6 +159,10 @@ const EXPECTED_LINES: &[(&str, Option<&str>)] = &[
     ),
     ("SCALE=3: scale_offset over 4096 elements correct", None),
     (
+        "CL_PROGRAM_SOURCE kept; rebuild with a kernel attached: CL_INVALID_OPERATION",
+        None,
+    ),
+    (
         "\"-DSCALE=11 -I<dir>\": scale_offset over 4096 elements correct",
         None,
     ),
