@@ -45,6 +45,9 @@ struct EventState {
     /// this event fails them (wait-list dependencies) or only orders them (queue order).
     dependents: Vec<(Arc<Command>, bool)>,
     end_hook: Option<EndHook>,
+    /// Earliest END this command may get: a time at which it was observed running (profiler
+    /// snapshot), so the snapshot lies inside [START, END].
+    min_end: u64,
 }
 
 /// An OpenCL event: the status of one command, or a user event.
@@ -111,6 +114,7 @@ impl Event {
                 callbacks: Vec::new(),
                 dependents: Vec::new(),
                 end_hook: None,
+                min_end: 0,
             }),
             cond: Condvar::new(),
         })
@@ -129,6 +133,7 @@ impl Event {
                 callbacks: Vec::new(),
                 dependents: Vec::new(),
                 end_hook: None,
+                min_end: 0,
             }),
             cond: Condvar::new(),
         })
@@ -163,7 +168,10 @@ impl Event {
             if st.status <= CL_COMPLETE || status >= st.status {
                 return;
             }
-            let now = at.unwrap_or_else(virtual_now_ns);
+            let mut now = at.unwrap_or_else(virtual_now_ns);
+            if status <= CL_COMPLETE {
+                now = now.max(st.min_end);
+            }
             let from = match st.status {
                 CL_QUEUED => T_SUBMIT,
                 CL_SUBMITTED => T_START,
@@ -231,6 +239,18 @@ impl Event {
         } else {
             st.end_hook = Some(hook);
         }
+    }
+
+    /// Records that the (running) command was observed at time `t` (ns, the virtual host
+    /// clock: [`crate::clock::virtual_now_ns`]); its END will not be earlier. Returns the
+    /// time to use for the observation: `t`, but at least the command's START.
+    pub fn observe_running_at(&self, t: u64) -> u64 {
+        let mut st = self.state.lock();
+        let t = t.max(st.times[T_START]);
+        if st.status > CL_COMPLETE {
+            st.min_end = st.min_end.max(t);
+        }
+        t
     }
 
     /// Snapshot of the [queued, submit, start, end] timestamps (0 where not reached), whether
