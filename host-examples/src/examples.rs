@@ -167,6 +167,14 @@ pub const EXAMPLES: &[Example] = &[
                       kernel, read and check: many profile records",
     },
     Example {
+        name: "profile_host_pipes",
+        source: "profile_host_pipes.c",
+        kernels: &["profile_host_pipes.cl"],
+        needs_kernels: true,
+        description: "Intel host pipes (clWritePipeIntelFPGA / clReadPipeIntelFPGA) feeding \
+                      and draining a running kernel; clCreateBufferWithPropertiesINTEL",
+    },
+    Example {
         name: "program_build",
         source: "program_build.c",
         kernels: &[

@@ -42,6 +42,7 @@ through_icd!(
     profile_autorun,
     profile_snapshot,
     profile_stream,
+    profile_host_pipes,
 );
 
 #[test]
