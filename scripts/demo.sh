@@ -33,6 +33,26 @@ for ex in platform_query queues_events; do
     "$BIN/$ex"
 done
 
-# (The lead extends the demo here: a kernel example run under
-#  `fpgacl profile`, ending in `fpgacl report profile.mon`.)
-step "demo finished"
+FPGACL=$TARGET_DIR/release/fpgacl
+DEMO=$TARGET_DIR/release/demo
+mkdir -p "$DEMO"
+K=host-examples/c/kernels
+
+step "fpgacl aoc: compile the paper's feed-forward kernels and print the static report"
+"$FPGACL" aoc -march=emulator -report "$K/feed_forward_baseline.cl" -o "$DEMO/feed_forward_baseline.aocx"
+"$FPGACL" aoc -march=emulator "$K/feed_forward_split.cl" -o "$DEMO/feed_forward_split.aocx"
+
+step "fpgacl profile: run the unmodified host (baseline kernel, then memory + compute kernels joined by channels)"
+gcc -std=gnu11 -O1 -Wall -pthread -I host-examples/c host-examples/c/feed_forward.c \
+    -o "$DEMO/feed_forward" -lOpenCL -lm
+"$FPGACL" profile --timer -o "$DEMO/profile.mon" -- \
+    "$DEMO/feed_forward" "$DEMO/feed_forward_baseline.aocx" "$DEMO/feed_forward_split.aocx"
+
+if [ -t 0 ] && [ -t 1 ] && [ -z "${CI:-}" ]; then
+    step "fpgacl report: the terminal profiler (q quits, ? shows the keys)"
+    "$FPGACL" report "$DEMO/profile.mon"
+else
+    step "fpgacl report --text (no terminal: the same report headless)"
+    "$FPGACL" report --text "$DEMO/profile.mon"
+fi
+step "demo finished (profile: $DEMO/profile.mon)"
