@@ -217,7 +217,8 @@ pub fn summary(p: &Profile, path: &Path) -> String {
     let mut stalls: Vec<(f64, f64, String)> = Vec::new();
     for (program, name, _, _) in &kernels {
         for s in p.aggregate_kernel_sites(*program, name) {
-            let Some(stall) = s.stall_pct().filter(|v| *v > 0.0) else {
+            // Shown with one decimal: smaller shares would print as 0.0.
+            let Some(stall) = s.stall_pct().filter(|v| *v >= 0.05) else {
                 continue;
             };
             let occ = s.occupancy_pct().unwrap_or(0.0);
@@ -243,9 +244,10 @@ pub fn summary(p: &Profile, path: &Path) -> String {
             let _ = writeln!(out, "\n  no stalls recorded");
         } else {
             stalls.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
-            let _ = writeln!(out, "\n  top stall sites   {:>7} {:>7}", "stall%", "occ%");
+            let _ = writeln!(out, "\n  top stall sites (all runs)");
+            let _ = writeln!(out, "  {:>7} {:>7}  site (kernel)", "stall%", "occ%");
             for (stall, occ, what) in stalls.iter().take(5) {
-                let _ = writeln!(out, "  {stall:>24.1} {occ:>7.1}  {what}");
+                let _ = writeln!(out, "  {stall:>7.1} {occ:>7.1}  {what}");
             }
         }
     }
@@ -264,4 +266,81 @@ pub fn summary(p: &Profile, path: &Path) -> String {
     }
     let _ = writeln!(out, "\n  browse it with `fpgacl report {}`", path.display());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpgacl_profile_format::sample;
+
+    fn sample_profile(n: u64) -> Profile {
+        Profile {
+            header: sample::header(),
+            programs: vec![sample::program()],
+            records: (0..n).map(sample::record).collect(),
+            truncated: false,
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn summary_counts_kernels_time_and_stalls() {
+        let p = sample_profile(100);
+        let text = summary(&p, Path::new("x.mon"));
+        let runs = p.kernel_runs().count();
+        assert!(text.contains(&format!("{runs} kernel run(s)")), "{text}");
+        let t = p.transfers().count();
+        let sn = p.snapshots().count();
+        let c = p.autorun_captures().count();
+        assert!(t > 0 && sn > 0 && c > 0);
+        assert!(text.contains(&format!("{t} transfer(s)")), "{text}");
+        assert!(text.contains(&format!("{sn} snapshot(s)")), "{text}");
+        assert!(text.contains(&format!("{c} autorun capture(s)")), "{text}");
+        // one kernel line with its run count and total time
+        let total: u64 = p.kernel_runs().map(|r| r.duration_ns()).sum();
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("vector_add"))
+            .expect("kernel line");
+        assert!(line.contains(&runs.to_string()), "{line}");
+        assert!(line.contains(&duration(total)), "{line}");
+        // stall sites name their file:line, worst first
+        let stall_lines: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.contains("top stall sites"))
+            .skip(2)
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
+        assert!(!stall_lines.is_empty(), "{text}");
+        let pct = |l: &str| -> f64 { l.split_whitespace().next().unwrap().parse().unwrap() };
+        assert!(
+            stall_lines.windows(2).all(|w| pct(w[0]) >= pct(w[1])),
+            "{text}"
+        );
+        let site = p.programs[0].site(0).unwrap();
+        assert!(
+            text.contains(&format!("{}:{}:{}", site.file, site.line, site.column)),
+            "{text}"
+        );
+        assert!(
+            text.contains("autorun kernels captured: streamer"),
+            "{text}"
+        );
+        assert!(text.contains("fpgacl report x.mon"), "{text}");
+    }
+
+    #[test]
+    fn summary_of_an_empty_profile() {
+        let text = summary(&sample_profile(0), Path::new("p.mon"));
+        assert!(text.contains("0 kernel run(s)"), "{text}");
+        assert!(!text.contains("top stall sites"), "{text}");
+    }
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(duration(999), "999 ns");
+        assert_eq!(duration(1_500), "1.500 us");
+        assert_eq!(duration(2_000_000), "2.000 ms");
+        assert_eq!(duration(3_250_000_000), "3.250 s");
+    }
 }

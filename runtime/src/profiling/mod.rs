@@ -152,8 +152,7 @@ pub fn snapshot_event(ev: &Arc<Event>) -> CLResult<()> {
         return Ok(());
     }
     if let Some(p) = s.running().into_iter().find(|p| p.follows(ev)) {
-        let start = ev.times()[2];
-        s.write(&[p.snapshot(start)]);
+        s.write(&[p.snapshot(ev)]);
     }
     Ok(())
 }
@@ -212,7 +211,7 @@ pub fn capture_device(
             for p in s.running() {
                 if p.program_id() == info.id {
                     if let Some(ev) = running_event(&p) {
-                        records.push(p.snapshot(ev.times()[2]));
+                        records.push(p.snapshot(&ev));
                     }
                 }
             }

@@ -209,15 +209,17 @@ impl KernelProbe {
         s.write(&[Record::KernelRun(self.run_record(start, end, sites))]);
     }
 
-    /// A snapshot of the run as far as it has got, taken now (`start_time`: the event's
-    /// START timestamp): the counts so far from the run's live counter block, mapped by
+    /// A snapshot of the run of `ev` (its event) as far as it has got, taken now: the time is
+    /// the host's virtual time, at least the event's START (the event's END will not be earlier:
+    /// `Event::observe_running_at`), and the counts so far from the run's live counter block, mapped by
     /// [`super::counters`] over the time since START. Kernels that use channels or pipes run
     /// sequentially and count live; a parallel NDRange run publishes its workers' counts as
     /// they finish.
-    pub fn snapshot(&self, start_time: u64) -> Record {
+    pub fn snapshot(&self, ev: &Event) -> Record {
         let s = self.session;
-        let taken = s.now_rel();
-        let start = s.rel_ns(start_time).min(taken);
+        let observed = ev.observe_running_at(crate::clock::virtual_now_ns());
+        let taken = s.rel_ns(observed);
+        let start = s.rel_ns(ev.times()[2]).min(taken);
         let sites = match &self.live {
             Some(live) if s.config.counters() => {
                 let (c0, c1) = (s.cycles(start), s.cycles(taken));
