@@ -4,19 +4,17 @@
  * PROFILE_ROUNDS rounds (default 20; 0 = until killed) of: write a buffer, run an NDRange
  * kernel that clamps and scales it, read the result back and check it. Each round prints
  * "round i" so a test can follow progress (and, for example, kill the host mid-run to check
- * that profile.mon stays readable).
+ * that profile.mon stays readable). PROFILE_CONTEXTS (default 1) repeats everything with a
+ * new context each time (the first context of a process starts profile.mon, later ones add
+ * to it).
  */
 #include "common.h"
 
 #define N 4096
 
-int main(int argc, char **argv)
+static void run_context(int argc, char **argv, cl_platform_id platform, cl_device_id dev,
+                        unsigned long rounds)
 {
-    install_watchdog(600);
-    unsigned long rounds = env_number("PROFILE_ROUNDS", 20);
-    cl_platform_id platform = select_platform();
-    cl_device_id dev = select_device(platform);
-    print_selection(platform, dev);
     cl_context ctx = create_context(platform, dev);
     cl_command_queue q = create_queue(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
     cl_program prog = build_program(ctx, dev, kernel_path(argc, argv, "profile_stream.cl"), "");
@@ -49,5 +47,17 @@ int main(int argc, char **argv)
     CHECK(clReleaseProgram(prog));
     CHECK(clReleaseCommandQueue(q));
     CHECK(clReleaseContext(ctx));
+}
+
+int main(int argc, char **argv)
+{
+    install_watchdog(600);
+    unsigned long rounds = env_number("PROFILE_ROUNDS", 20);
+    unsigned long contexts = env_number("PROFILE_CONTEXTS", 1);
+    cl_platform_id platform = select_platform();
+    cl_device_id dev = select_device(platform);
+    print_selection(platform, dev);
+    for (unsigned long c = 0; c < contexts; c++)
+        run_context(argc, argv, platform, dev, rounds);
     return pass("profile_stream");
 }

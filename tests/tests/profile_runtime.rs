@@ -276,6 +276,32 @@ fn counting_window_and_invalid_variables() {
 }
 
 #[test]
+fn later_contexts_of_a_process_append_to_the_same_profile() {
+    // a stale file from an earlier run is replaced by the first context
+    let (bin, dir) = prepare("profile_stream", "profile-two-contexts");
+    std::fs::write(dir.join("profile.mon"), b"old junk").unwrap();
+    let mut cmd = example_command(&bin, "profile_stream", &Linkage::IcdLoader);
+    cmd.current_dir(&dir)
+        .env("ACL_RUNTIME_PROFILING_ACTIVE", "1")
+        .env("PROFILE_ROUNDS", "2")
+        .env("PROFILE_CONTEXTS", "2");
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run");
+    assert!(out.success(), "{}", out.describe());
+    let p = read_profile(dir.join("profile.mon")).expect("profile");
+    assert!(!p.truncated);
+    // one header, the program of each context, the runs of both
+    assert_eq!(p.programs.len(), 2);
+    assert_ne!(p.programs[0].id, p.programs[1].id);
+    let runs: Vec<_> = p.kernel_runs().collect();
+    assert_eq!(runs.len(), 4);
+    assert_eq!(runs[0].program, p.programs[0].id);
+    assert_eq!(runs[3].program, p.programs[1].id);
+    let ids: std::collections::BTreeSet<u64> = runs.iter().map(|r| r.run_id).collect();
+    assert_eq!(ids.len(), 4, "run ids are unique in the session");
+    assert!(runs.windows(2).all(|w| w[0].start_ns <= w[1].start_ns));
+}
+
+#[test]
 fn profiling_off_writes_nothing() {
     let (bin, dir) = prepare("profile_stream", "profile-off");
     let mut cmd = example_command(&bin, "profile_stream", &Linkage::IcdLoader);
