@@ -6,6 +6,8 @@
  * counters (CL_SUCCESS; with ACL_RUNTIME_PROFILING_ACTIVE=1 a Snapshot record lands in
  * profile.mon). Once the consumer has finished, the same call returns CL_INVALID_EVENT, as
  * it does for a kernel that has not started and for a command that is not a kernel.
+ * clGetProfileDataDeviceIntelFPGA with read_enqueue_kernels snapshots the running consumer
+ * as well (a second Snapshot record).
  */
 #include "common.h"
 #include "../../include/CL/fpgacl_intel_ext.h"
@@ -67,6 +69,12 @@ int main(int argc, char **argv)
            (int)event_status(ev_consumer));
     CHECK(get_info(ev_consumer));
     printf("snapshot taken while the consumer runs\n");
+
+    STEP("clGetProfileDataDeviceIntelFPGA reads the running enqueued kernel too");
+    clGetProfileDataDeviceIntelFPGA_fn get_data = (clGetProfileDataDeviceIntelFPGA_fn)
+        clGetExtensionFunctionAddressForPlatform(platform, "clGetProfileDataDeviceIntelFPGA");
+    EXPECT(get_data != NULL, "the extension function is not available");
+    CHECK(get_data(dev, prog, CL_TRUE, CL_FALSE, CL_FALSE, 0, NULL, NULL, NULL));
 
     STEP("not a kernel command");
     cl_event ev_write;

@@ -180,9 +180,9 @@ pub fn capture_device(
     }
     let programs = s.programs_of_device(dev.index as u32, program);
     let mut records = Vec::new();
+    let now = s.capture_time();
     for (inst, info) in &programs {
         if read_auto {
-            let now = s.now_rel();
             let since = info
                 .autorun_since_ns
                 .load(std::sync::atomic::Ordering::Relaxed);

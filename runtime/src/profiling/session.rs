@@ -86,6 +86,7 @@ pub struct Session {
     queues: Mutex<Vec<(Weak<Queue>, u64)>>,
     next_queue: AtomicU64,
     running: Mutex<Vec<Weak<KernelProbe>>>,
+    last_capture_ns: AtomicU64,
     write_error_reported: AtomicBool,
 }
 
@@ -120,6 +121,7 @@ impl Session {
             queues: Mutex::new(Vec::new()),
             next_queue: AtomicU64::new(0),
             running: Mutex::new(Vec::new()),
+            last_capture_ns: AtomicU64::new(0),
             write_error_reported: AtomicBool::new(false),
         })
     }
@@ -137,6 +139,25 @@ impl Session {
     /// Session ns now, on the host's virtual clock (the emulated timeline).
     pub fn now_rel(&self) -> u64 {
         self.rel_ns(virtual_now_ns())
+    }
+
+    /// The time of a new `clGetProfileDataDeviceIntelFPGA` capture: now, but always later
+    /// than the previous capture, so every call has its own capture time.
+    pub fn capture_time(&self) -> u64 {
+        let now = self.now_rel();
+        let mut prev = self.last_capture_ns.load(Ordering::Relaxed);
+        loop {
+            let t = now.max(prev.saturating_add(1));
+            match self.last_capture_ns.compare_exchange_weak(
+                prev,
+                t,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return t,
+                Err(p) => prev = p,
+            }
+        }
     }
 
     /// Device cycles of `ns` nanoseconds at the board's kernel clock.
