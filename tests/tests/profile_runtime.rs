@@ -491,3 +491,61 @@ fn host_killed_mid_run_leaves_a_readable_profile() {
     }
     assert!(p.kernel_runs().all(|r| r.sites.len() == 2));
 }
+
+/// A host linked directly against libfpgacl.so calls the extension functions by name,
+/// declared by the project's header (`-I<workspace>/include`, `#include <CL/fpgacl_intel_ext.h>`).
+#[test]
+fn extension_functions_by_name_with_the_header() {
+    const SRC: &str = r#"
+#define CL_TARGET_OPENCL_VERSION 200
+#include "common.h"
+#include <CL/fpgacl_intel_ext.h>
+
+int main(void)
+{
+    cl_platform_id platform = select_platform();
+    cl_device_id dev = select_device(platform);
+    cl_context ctx = create_context(platform, dev);
+    cl_int err = 0, v = 0;
+    STEP("profiler calls");
+    EXPECT_CODE(clGetProfileInfoIntelFPGA(NULL), CL_INVALID_EVENT);
+    EXPECT_CODE(clGetProfileDataDeviceIntelFPGA(dev, NULL, CL_TRUE, CL_TRUE, CL_TRUE, 0, NULL,
+                                                NULL, &err), CL_SUCCESS);
+    EXPECT_CODE(clGetProfileDataDeviceIntelFPGA(NULL, NULL, CL_TRUE, CL_TRUE, CL_FALSE, 0, NULL,
+                                                NULL, &err), CL_INVALID_DEVICE);
+    EXPECT(err == CL_INVALID_DEVICE, "errcode_ret %d", (int)err);
+    STEP("host pipe calls");
+    EXPECT_CODE(clReadPipeIntelFPGA(NULL, &v), CL_INVALID_MEM_OBJECT);
+    cl_mem p = clCreatePipe(ctx, CL_MEM_HOST_READ_ONLY, 4, 2, NULL, &err);
+    CHECK_ERR(err, "clCreatePipe");
+    EXPECT_CODE(clReadPipeIntelFPGA(p, &v), CL_PIPE_EMPTY);
+    cl_mem b = create_buffer(ctx, CL_MEM_READ_WRITE, 64, NULL);
+    EXPECT_CODE(clWritePipeIntelFPGA(b, &v), CL_INVALID_MEM_OBJECT);
+    STEP("buffer location");
+    cl_mem_properties_intel props[] = {CL_MEM_CHANNEL_INTEL, 2, 0};
+    cl_mem c = clCreateBufferWithPropertiesINTEL(ctx, props, CL_MEM_READ_WRITE, 256, NULL, &err);
+    CHECK_ERR(err, "clCreateBufferWithPropertiesINTEL");
+    CHECK(clReleaseMemObject(c));
+    CHECK(clReleaseMemObject(b));
+    CHECK(clReleaseMemObject(p));
+    CHECK(clReleaseContext(ctx));
+    return pass("extension functions by name");
+}
+"#;
+    let lib_dir = fpgacl_lib_dir();
+    let dir = scratch_dir("profile-ext-direct");
+    let src = dir.join("ext_direct.c");
+    std::fs::write(&src, SRC).expect("write source");
+    let linkage = Linkage::Direct {
+        lib_dir: lib_dir.clone(),
+    };
+    let bin = fpgacl_host_examples::Compiler::new()
+        .flag(format!("-I{}", workspace_root().join("include").display()))
+        .flag("-Werror")
+        .compile_source(&src, "ext_direct", &dir, &linkage)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut cmd = fpgacl_tests::hermetic_command(&bin, "profile-ext-direct");
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run");
+    assert!(out.success(), "{}", out.describe());
+    assert!(out.stdout.contains("PASS"), "{}", out.describe());
+}
