@@ -302,6 +302,26 @@ fn later_contexts_of_a_process_append_to_the_same_profile() {
 }
 
 #[test]
+fn unwritable_output_is_reported_and_not_fatal() {
+    let (bin, dir) = prepare("profile_stream", "profile-unwritable");
+    let mut cmd = example_command(&bin, "profile_stream", &Linkage::IcdLoader);
+    cmd.current_dir(&dir)
+        .env("ACL_RUNTIME_PROFILING_ACTIVE", "1")
+        .env("FPGACL_PROFILE_OUT", dir.join("no-such-dir").join("p.mon"))
+        .env("PROFILE_ROUNDS", "2")
+        .env("PROFILE_CONTEXTS", "2");
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run");
+    assert!(out.success(), "{}", out.describe());
+    assert_eq!(
+        out.stderr.matches("profiling disabled").count(),
+        1,
+        "{}",
+        out.describe()
+    );
+    assert!(!dir.join("no-such-dir").exists());
+}
+
+#[test]
 fn profiling_off_writes_nothing() {
     let (bin, dir) = prepare("profile_stream", "profile-off");
     let mut cmd = example_command(&bin, "profile_stream", &Linkage::IcdLoader);
