@@ -227,6 +227,9 @@ impl Kernel {
             .args
             .get(index as usize)
             .ok_or(CL_INVALID_ARG_INDEX)?;
+        if !self.program.has_kernel_arg_info() {
+            return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+        }
         Ok(match param {
             CL_KERNEL_ARG_ADDRESS_QUALIFIER => InfoValue::uint(match arg.address {
                 ArgAddress::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,

@@ -195,15 +195,26 @@ impl Program {
         self.analysis.lock().clone()
     }
 
+    /// Whether `clGetKernelArgInfo` may answer: the executable was built with
+    /// `-cl-kernel-arg-info` (OpenCL 1.2, 5.7.3).
+    pub fn has_kernel_arg_info(&self) -> bool {
+        self.state
+            .lock()
+            .options
+            .split_whitespace()
+            .any(|o| o == "-cl-kernel-arg-info")
+    }
+
     /// Current build state.
     pub fn state(&self) -> BuildState {
         self.state.lock().clone()
     }
 
-    /// The built module, if the program is executable.
+    /// The built module, if the program has a successfully built executable (a program
+    /// created from a binary has one only after `clBuildProgram`).
     pub fn module(&self) -> Option<Arc<Module>> {
         let st = self.state.lock();
-        if st.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+        if st.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && st.status == CL_BUILD_SUCCESS {
             st.module.clone()
         } else {
             None
