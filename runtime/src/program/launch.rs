@@ -73,12 +73,11 @@ impl Launch {
         let krep = self.analysis.as_ref().and_then(|r| r.kernel(name));
         let model = krep.and_then(|k| timing::compute_model(&self.module, k).ok());
         let (Some(krep), Some(model)) = (krep, model) else {
-            return self.instance.run(&spec);
+            return crate::profiling::run_on_device(&self.instance, &spec, None);
         };
         let start_cycle = board.ns_to_cycles(command_start_ns());
-        let run = self
-            .instance
-            .run_timed(&spec, &model.clock_plan(start_cycle))?;
+        let plan = model.clock_plan(start_cycle);
+        let run = crate::profiling::run_on_device(&self.instance, &spec, Some(&plan))?;
         let opts = EvalOptions {
             start_cycle,
             sharing: 1,
