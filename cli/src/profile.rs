@@ -102,30 +102,43 @@ fn signal_code(_status: &std::process::ExitStatus) -> u8 {
 }
 
 /// Where the profile went and, unless `quiet`, its summary; or why there is none.
+///
+/// The file counts as written by this run when its header's start time (the host's wall
+/// clock when its profiling session opened) is not before `started`; file modification times
+/// are too coarse to tell a fresh file from a stale one of a moment ago.
 fn describe_output(path: &Path, started: SystemTime, quiet: bool) -> String {
-    let fresh = std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .map(|t| t >= started)
-        .unwrap_or(false);
-    if !fresh {
-        return format!(
+    let started_ns = started
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let none = || {
+        format!(
             "fpgacl: no profile was written to {} (the host created no OpenCL context on \
              fpgacl, or the file could not be created)\n",
             path.display()
-        );
-    }
+        )
+    };
     match read_profile(path) {
-        Ok(p) => {
+        Ok(p) if p.header.start_unix_ns >= started_ns => {
             let mut out = format!("fpgacl: profile written to {}\n", path.display());
             if !quiet {
                 out.push_str(&summary(&p, path));
             }
             out
         }
-        Err(e) => format!(
-            "fpgacl: profile written to {}, but it cannot be read back: {e}\n",
-            path.display()
-        ),
+        Ok(_) => none(),
+        Err(e) => {
+            let touched = std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= started);
+            if touched {
+                format!(
+                    "fpgacl: profile written to {}, but it cannot be read back: {e}\n",
+                    path.display()
+                )
+            } else {
+                none()
+            }
+        }
     }
 }
 

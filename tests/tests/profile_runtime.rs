@@ -204,6 +204,33 @@ fn fpgacl_profile_passes_exit_status_through() {
         "{}",
         out.describe()
     );
+    // a profile left by an earlier run is not mistaken for this run's
+    let stale = fpgacl_profile_format::ProfileWriter::create(
+        &out_path,
+        &fpgacl_profile_format::sample::header(),
+    )
+    .expect("write a stale profile");
+    drop(stale);
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run");
+    assert_eq!(out.status.and_then(|s| s.code()), Some(7));
+    assert!(
+        out.stderr.contains("no profile was written"),
+        "{}",
+        out.describe()
+    );
+    // a host killed by a signal: 128 + the signal number
+    let mut cmd = Command::new(fpgacl_cli());
+    cmd.args(["profile", "-o"])
+        .arg(&out_path)
+        .args(["--", "sh", "-c", "kill -9 $$"])
+        .env("FPGACL_LIB_DIR", fpgacl_lib_dir());
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run");
+    assert_eq!(out.status.and_then(|s| s.code()), Some(128 + 9));
+    assert!(
+        out.stderr.contains("killed by a signal"),
+        "{}",
+        out.describe()
+    );
 }
 
 #[test]
