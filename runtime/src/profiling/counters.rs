@@ -1,10 +1,13 @@
-//! Per-site profiler counters of a kernel run, from the device model's raw counts.
+//! Per-site profiler counters from the device model's functional counts, where the timing
+//! model does not provide them: snapshots of running kernels (live counts so far), autorun
+//! captures (autorun kernels run untimed), and kernel runs the timing model could not
+//! evaluate. Finished kernel runs normally carry the timing model's counters
+//! (`fpgacl_device_model::timing::evaluate`, see `probe.rs`).
 //!
 //! The device model counts, per access site, what happened functionally (executions, bytes,
 //! sequential and repeated addresses, unaligned accesses, blocking waits); per loop, header
 //! visits and entries. This module turns those counts into the profile format's
-//! [`SiteCounters`] with these rules (one per field, provisional until the timing model's
-//! cycle-accurate counters replace them; see `timing-design.md`):
+//! [`SiteCounters`] with these rules (one per field):
 //!
 //! * `valid` (work-items or iterations that passed the site's predication region): the
 //!   iterations of the innermost enclosing loop (`for`/`while`: back-edges taken; `do`: header
