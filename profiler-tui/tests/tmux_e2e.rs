@@ -12,6 +12,14 @@ use std::time::{Duration, Instant};
 
 use fpgacl_profiler_tui::demo;
 
+/// A tmux command on the session's own server (`-L <session>`): parallel test processes never
+/// race to start or share the default server.
+fn tmux(session: &str) -> Command {
+    let mut c = Command::new("tmux");
+    c.args(["-L", session]);
+    c
+}
+
 fn have_tmux() -> bool {
     Command::new("tmux")
         .arg("-V")
@@ -68,7 +76,7 @@ impl Session {
             "unset NO_COLOR;"
         };
         let script = format!("{env} {line}; echo \"EXIT=$?\"; sleep 30");
-        let st = Command::new("tmux")
+        let st = tmux(&name)
             .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "40"])
             .arg(script)
             .env_remove("NO_COLOR")
@@ -79,7 +87,7 @@ impl Session {
     }
 
     fn send(&self, keys: &[&str]) {
-        let st = Command::new("tmux")
+        let st = tmux(&self.name)
             .args(["send-keys", "-t", &self.name])
             .args(keys)
             .status()
@@ -89,7 +97,7 @@ impl Session {
 
     /// The pane with its colours and attributes as escape sequences.
     fn capture_escapes(&self) -> String {
-        let out = Command::new("tmux")
+        let out = tmux(&self.name)
             .args(["capture-pane", "-p", "-e", "-t", &self.name])
             .output()
             .expect("tmux capture-pane");
@@ -97,7 +105,7 @@ impl Session {
     }
 
     fn capture(&self) -> String {
-        let out = Command::new("tmux")
+        let out = tmux(&self.name)
             .args(["capture-pane", "-p", "-t", &self.name])
             .output()
             .expect("tmux capture-pane");
@@ -122,9 +130,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.name])
-            .status();
+        let _ = tmux(&self.name).arg("kill-server").status();
     }
 }
 
@@ -333,7 +339,7 @@ fn tmux_sigterm_restores_the_terminal() {
     };
     let s = Session::start("term", &cmd);
     s.wait_for(&["1 Source Code"]);
-    let out = Command::new("tmux")
+    let out = tmux(&s.name)
         .args(["display-message", "-p", "-t", &s.name, "#{pane_pid}"])
         .output()
         .unwrap();
