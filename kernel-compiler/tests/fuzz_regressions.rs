@@ -123,7 +123,10 @@ fn fixed_fuzz_crashes_give_diagnostics_not_panics() {
 fn kept_fuzz_corpus_compiles_without_panics() {
     let lowered = check_dir("fuzz/corpus/parse", 100);
     // The sample must exercise the type checker and lowering, not only the parser.
-    assert!(lowered >= 100, "only {lowered} kept inputs reached lowering");
+    assert!(
+        lowered >= 100,
+        "only {lowered} kept inputs reached lowering"
+    );
     eprintln!("{lowered} kept fuzz inputs reached lowering");
 }
 
