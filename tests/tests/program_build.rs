@@ -140,10 +140,7 @@ fn passed(out: &RunOutput) -> bool {
 ///
 /// [`through_the_icd_loader`] and [`linked_directly`] run everything and fail until these are
 /// fixed; [`through_the_icd_loader_apart_from_open_runtime_bugs`] skips exactly these.
-const FPGACL_OPEN_BUGS: &[&str] = &[
-    "link-extern-function",
-    "link-keeps-compile-options",
-];
+const FPGACL_OPEN_BUGS: &[&str] = &["link-extern-function", "link-keeps-compile-options"];
 
 /// Lines the program prints when a check passed, with the check id that suppresses the line.
 const EXPECTED_LINES: &[(&str, Option<&str>)] = &[
