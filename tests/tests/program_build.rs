@@ -92,7 +92,10 @@ fn aoc(args: &[&Path], scratch: &str) -> RunOutput {
 fn program_build_aocx() -> PathBuf {
     static AOCX: OnceLock<PathBuf> = OnceLock::new();
     AOCX.get_or_init(|| {
-        let out = scratch_dir("program_build-aoc").join("program_build.aocx");
+        // One folder per test process: nextest runs tests in parallel processes, and a shared
+        // folder let one process remove the file another had just written.
+        let scratch = format!("program_build-aoc-{}", std::process::id());
+        let out = scratch_dir(&scratch).join("program_build.aocx");
         let _ = std::fs::remove_file(&out);
         let run = aoc(
             &[
@@ -104,7 +107,7 @@ fn program_build_aocx() -> PathBuf {
                 Path::new("-D"),
                 Path::new("SCALE=3"),
             ],
-            "program_build-aoc",
+            &scratch,
         );
         assert!(run.success(), "fpgacl aoc failed:\n{}", run.describe());
         let len = std::fs::metadata(&out)
