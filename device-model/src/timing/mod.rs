@@ -12,6 +12,7 @@
 //! - compute cycles: [`compute`] (rules C1-C5);
 //! - global memory traffic: [`memory`] (rules M1-M5);
 //! - memory-bound kernels and stalls: [`evaluate`] (rules B1-B3);
+//! - local memory arbitration: [`local`] (rules L1-L4);
 //! - per-site counters: [`evaluate`] (rules S1-S6);
 //! - channels and pipes in simulated time: [`clock`] and the executor's FIFO timestamps.
 //!
@@ -21,6 +22,7 @@
 pub mod board;
 pub mod clock;
 pub mod compute;
+pub mod local;
 pub mod memory;
 
 pub use clock::{ClockPlan, TICKS_PER_CYCLE};
@@ -64,6 +66,8 @@ pub enum Bound {
     Memory,
     /// It waited on channels or pipes (simulated-time FIFO stalls).
     Channel,
+    /// It waited for the ports of arbitrated local memories (rules L1-L4).
+    LocalMemory,
 }
 
 /// The timing of one kernel execution.
@@ -81,6 +85,8 @@ pub struct KernelTiming {
     pub memory_cycles: u64,
     /// Cycles spent waiting on channels and pipes (simulated time).
     pub channel_stall_cycles: u64,
+    /// Cycles spent waiting for arbitrated local memory ports (rule L3).
+    pub local_stall_cycles: u64,
     /// What limited the kernel.
     pub bound: Bound,
     /// Bytes fetched from / written to global memory, all sites.
@@ -150,8 +156,8 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 /// Rules (one per figure; `MODEL.md` traces each to a board parameter):
 /// - **B1 memory cycles** = sum over global sites of bytes fetched / (board bytes per cycle /
 ///   `sharing`), board bytes per cycle = total global bandwidth (MB/s) / fmax (MHz).
-/// - **B2 duration** = max(compute cycles + channel stalls, memory cycles); compute cycles are
-///   the issue cycles (C1-C4) plus fill (C5). Channel kernels with a clock take the clock's
+/// - **B2 duration** = max(compute cycles + channel stalls + local arbitration stalls (rule
+///   L3, [`local`]), memory cycles); compute cycles are the issue cycles (C1-C4) plus fill (C5). Channel kernels with a clock take the clock's
 ///   advance instead of issue cycles + stalls.
 /// - **B3 memory stall**: when memory cycles exceed the pipeline's own time, the excess stalls
 ///   the pipeline at the global LSUs: each global site stalls `excess x fetched / largest
@@ -164,7 +170,8 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 ///   site's innermost loop, or work-items for a site outside loops (a work-item or iteration
 ///   that passed the site with its predicate off; failed non-blocking channel operations count
 ///   here too).
-/// - **S4 stall** = B3 for global sites, simulated FIFO wait for channel and pipe sites; capped
+/// - **S4 stall** = B3 for global sites, simulated FIFO wait for channel and pipe sites, L4 for
+///   sites of arbitrated local memories; capped
 ///   so that fired + predicated + stall <= active.
 /// - **S5 requests** = executions; bytes requested = bytes counted; bytes fetched, bursts and
 ///   cache from [`memory`] (global sites only; other spaces fetch nothing from global memory).
@@ -205,6 +212,8 @@ pub fn evaluate(
     let issue = issue_ticks.div_ceil(TICKS_PER_CYCLE);
     let channel_stall = stall_ticks.div_ceil(TICKS_PER_CYCLE);
     let compute_cycles = issue + fill;
+    // Local memory arbitration (L1-L4).
+    let arb = local::arbitration(&model, report, c, run.work_items);
 
     // Memory traffic per site (M1-M5).
     let word = board.mem_word_bytes();
@@ -234,13 +243,15 @@ pub fn evaluate(
     } else {
         0
     };
-    let pipeline = compute_cycles + channel_stall;
+    let pipeline = compute_cycles + channel_stall + arb.cycles;
     let cycles = pipeline.max(memory_cycles).max(1);
     let excess = cycles - pipeline.min(cycles);
     let bound = if excess > 0 {
         Bound::Memory
     } else if channel_stall > 0 {
         Bound::Channel
+    } else if arb.cycles > 0 {
+        Bound::LocalMemory
     } else {
         Bound::Compute
     };
@@ -266,7 +277,7 @@ pub fn evaluate(
                 0
             }
         } else {
-            site_stall_ticks(i).div_ceil(TICKS_PER_CYCLE)
+            site_stall_ticks(i).div_ceil(TICKS_PER_CYCLE) + arb.site(s.id.0)
         };
         let stall = stall.min(cycles.saturating_sub(fired + predicated));
         sites.push(SiteCounters {
@@ -293,6 +304,7 @@ pub fn evaluate(
         compute_cycles,
         memory_cycles,
         channel_stall_cycles: channel_stall,
+        local_stall_cycles: arb.cycles,
         bound,
         bytes_fetched,
         sites,

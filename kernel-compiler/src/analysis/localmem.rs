@@ -13,13 +13,45 @@
 //!   more than three stores to one bank cannot be stall-free: the accesses are arbitrated.
 //! - Private copies: 2 in an NDRange kernel with barriers whose accesses to the memory are not
 //!   inside pipelined loops (two work-groups in flight), otherwise 1.
+//! - Arbitration: every bank that is not stall-free is recorded as an [`ArbitratedBank`]: one
+//!   replicate whose physical ports (2, or 4 with `doublepump`) an arbiter hands out to the
+//!   bank's access sites, with the instances (unrolled copies) of each site on the bank and the
+//!   pipelined loop that issues it. The timing model derives the arbitration stalls from it
+//!   (`device-model/src/timing/local.rs`, rules L1-L4).
 
 use super::engine::{AKind, AccessInst, Engine};
 use super::loops::object_name;
 use super::value::Base;
 use super::*;
-use crate::ir::{AddrSpace, SiteId};
+use crate::ir::{AddrSpace, LoopId, SiteId};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// A bank of a local memory whose accesses need more ports per cycle than a stall-free
+/// configuration provides: an arbiter shares the bank's physical ports among them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArbitratedBank {
+    pub bank: u32,
+    /// Physical ports the arbiter hands out per kernel cycle: an arbitrated bank is one
+    /// replicate with 2 ports (an M20K), 4 when `doublepump` is requested.
+    pub ports: u32,
+    /// The access sites that use the bank.
+    pub sites: Vec<BankSite>,
+}
+
+/// How one access site uses an arbitrated bank.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BankSite {
+    pub site: SiteId,
+    /// Instances (unrolled copies) of the site on this bank.
+    pub instances: u32,
+    /// Instances of the site on all banks of the memory (its executions are spread over them).
+    pub site_instances: u32,
+    /// Ports one access takes: 1 (load or store), 2 (atomic: a read and a write).
+    pub ports_per_access: u32,
+    /// The innermost pipelined loop that issues the site (`None`: kernel level).
+    pub driver: Option<LoopId>,
+}
 
 fn gcd(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a.abs(), b.abs());
@@ -121,6 +153,13 @@ pub fn analyze(e: &Engine) -> (Vec<LocalMemReport>, BTreeMap<SiteId, (usize, boo
         let mut pump = 1u8;
         let mut reps = 1u32;
         let (mut rp, mut wp) = (0u32, 0u32);
+        let forced_single = var.and_then(|v| v.pump) == Some(1);
+        let arb_ports = if var.and_then(|v| v.pump) == Some(2) {
+            4
+        } else {
+            2
+        };
+        let mut arbitrated = Vec::new();
         for b in 0..banks {
             let mut w = 0;
             let mut r = 0;
@@ -137,6 +176,9 @@ pub fn analyze(e: &Engine) -> (Vec<LocalMemReport>, BTreeMap<SiteId, (usize, boo
                 }
             }
             let (ok, p, n) = port_config(w, r);
+            if !ok || (forced_single && p == 2) {
+                arbitrated.push(arbitrated_bank(&insts, b, arb_ports, &bank_of));
+            }
             stall_free &= ok;
             pump = pump.max(p);
             reps = reps.max(n);
@@ -180,9 +222,39 @@ pub fn analyze(e: &Engine) -> (Vec<LocalMemReport>, BTreeMap<SiteId, (usize, boo
             stall_free,
             implemented_bytes: copies as u64 * reps as u64 * size as u64,
             sites,
+            arbitrated_banks: arbitrated,
         });
     }
     (out, site_map)
+}
+
+/// The sites of bank `b` (instances counted per site), for a bank that is not stall-free.
+fn arbitrated_bank(
+    insts: &[&AccessInst],
+    b: i64,
+    ports: u32,
+    bank_of: &dyn Fn(&AccessInst) -> Option<i64>,
+) -> ArbitratedBank {
+    let mut sites: BTreeMap<SiteId, BankSite> = BTreeMap::new();
+    for i in insts {
+        let Some(site) = i.site else { continue };
+        let e = sites.entry(site).or_insert(BankSite {
+            site,
+            instances: 0,
+            site_instances: 0,
+            ports_per_access: if i.kind == AKind::Atomic { 2 } else { 1 },
+            driver: i.driver,
+        });
+        e.site_instances += 1;
+        if bank_of(i).is_none_or(|x| x == b) {
+            e.instances += 1;
+        }
+    }
+    ArbitratedBank {
+        bank: b as u32,
+        ports,
+        sites: sites.into_values().filter(|s| s.instances > 0).collect(),
+    }
 }
 
 #[cfg(test)]

@@ -31,7 +31,8 @@
 //! [`LoopReport::ii`], [`LoopReport::iteration_latency`], [`LoopReport::trip_count`],
 //! [`LoopReport::unroll`], [`LoopReport::serialized`]; per site [`SiteReport::lsu`],
 //! [`SiteReport::modifiers`], [`SiteReport::latency_cycles`], [`SiteReport::stride_bytes`],
-//! [`SiteReport::coalesced_width`]; per kernel [`KernelReport::pipeline_latency`].
+//! [`SiteReport::coalesced_width`]; per kernel [`KernelReport::pipeline_latency`]; per local
+//! memory [`LocalMemReport::arbitrated_banks`] (arbitration stalls).
 
 pub mod engine;
 pub mod graph;
@@ -43,6 +44,7 @@ pub mod render;
 mod report;
 pub mod value;
 
+pub use localmem::{ArbitratedBank, BankSite};
 pub use report::*;
 
 use crate::ir;

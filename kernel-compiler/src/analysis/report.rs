@@ -280,4 +280,7 @@ pub struct LocalMemReport {
     /// Implemented size: copies x replicates x size.
     pub implemented_bytes: u64,
     pub sites: Vec<SiteId>,
+    /// The banks that are not stall-free, with their ports and sites (empty when stall-free).
+    #[serde(default)]
+    pub arbitrated_banks: Vec<super::localmem::ArbitratedBank>,
 }

@@ -1,0 +1,165 @@
+//! Local memory arbitration: the extra cycles a pipeline spends when the accesses to a local
+//! memory bank that is not stall-free need more ports per cycle than the bank has.
+//!
+//! The static analysis (`kernel-compiler/src/analysis/localmem.rs`) records every bank that no
+//! stall-free configuration can serve ([`ArbitratedBank`]): its physical ports and, per access
+//! site, the site's instances on the bank and the pipelined loop that issues it. Stall-free
+//! memories have no such bank and never stall here.
+//!
+//! Rules (`MODEL.md`, "Local memory arbitration"):
+//! - **L1 ports**: an arbitrated bank serves at most `P` = its physical ports requests per
+//!   cycle (2 for an M20K, 4 with `doublepump`); a load or a store takes one port, an atomic
+//!   two (a read and a write). NDRange kernels: every compute unit has its own memory.
+//! - **L2 demand**: site `s` puts `fires(s) x instances(s, bank) / instances(s) x ports per
+//!   access` requests on the bank (the executor's executions spread evenly over the site's
+//!   unrolled copies). The bank needs `D / (P x compute units)` cycles for the requests `D` of
+//!   the sites one loop `L` issues (the site's driver loop; kernel level for sites outside
+//!   pipelined loops).
+//! - **L3 arbitration stall**: the pipeline spends `budget(L)` cycles in `L` without
+//!   arbitration (rules C1-C4 over `L` and its subloops; kernel level: all issue cycles). When
+//!   the bank needs more, the loop issues at a higher effective II: `X(bank, L) = max(0,
+//!   D / (P x CUs) - budget(L))`. Banks arbitrate in parallel, so loop `L` stalls
+//!   `max over banks of X(bank, L)`; the kernel stalls the sum over loops.
+//! - **L4 per-site stall** (source and victims, as rule B3): on bank `b` in loop `L` the site
+//!   with the most requests stalls `X(b, L)` (stall% + occupancy% ~ 100%: it is the source),
+//!   the others `X(b, L) x their requests / the largest`; a site on several banks takes the
+//!   largest.
+
+use super::clock::TICKS_PER_CYCLE;
+use super::compute::{iterations, ComputeModel};
+use crate::counters::Counters;
+use fpgacl_kernel_compiler::analysis::{ArbitratedBank, KernelKind, KernelReport};
+use fpgacl_kernel_compiler::ir::LoopId;
+
+/// Arbitration stalls of one kernel run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalStalls {
+    /// Extra cycles the pipeline spent waiting for arbitrated local memory ports (rule L3).
+    pub cycles: u64,
+    /// Per access site (module site id), the site's stall cycles (rule L4). Only sites of
+    /// arbitrated banks appear.
+    pub sites: Vec<(u32, u64)>,
+}
+
+impl LocalStalls {
+    /// The stall cycles of a site (0 for sites on stall-free memories).
+    pub fn site(&self, id: u32) -> u64 {
+        self.sites
+            .iter()
+            .find(|(s, _)| *s == id)
+            .map(|&(_, c)| c)
+            .unwrap_or(0)
+    }
+}
+
+/// Ticks the pipeline spends in loop `l` and its subloops (rule L3's budget).
+fn loop_budget(model: &ComputeModel, report: &KernelReport, c: &Counters, l: LoopId) -> u64 {
+    let mut t = 0u64;
+    for (i, cost) in model.loops.iter().enumerate() {
+        let id = LoopId(i as u32);
+        // `id` is `l` or a descendant of it.
+        let mut cur = Some(id);
+        let mut inside = false;
+        let mut guard = 0;
+        while let Some(x) = cur {
+            if x == l {
+                inside = true;
+                break;
+            }
+            guard += 1;
+            if guard > model.loops.len() {
+                break;
+            }
+            cur = report.loop_by_id(x).and_then(|r| r.parent);
+        }
+        if !inside {
+            continue;
+        }
+        let it = iterations(c, i, cost.do_while);
+        let en = c.loop_entries.get(i).copied().unwrap_or(0);
+        t = t
+            .saturating_add(it.saturating_mul(cost.iteration))
+            .saturating_add(en.saturating_mul(cost.entry));
+    }
+    t
+}
+
+/// Arbitration stalls of a run (rules L1-L4) from the executor's counts.
+pub fn arbitration(
+    model: &ComputeModel,
+    report: &KernelReport,
+    c: &Counters,
+    work_items: u64,
+) -> LocalStalls {
+    let banks: Vec<&ArbitratedBank> = report
+        .local_memories
+        .iter()
+        .flat_map(|m| m.arbitrated_banks.iter())
+        .collect();
+    if banks.is_empty() {
+        return LocalStalls::default();
+    }
+    let units = if report.kind == KernelKind::NdRange {
+        model.compute_units.max(1)
+    } else {
+        1
+    };
+    let kernel_budget = model.issue_ticks(c, work_items);
+    // Per (bank, driver loop) group: requests per site, then X.
+    let mut per_loop: Vec<(Option<LoopId>, u64)> = Vec::new();
+    let mut sites: Vec<(u32, u64)> = Vec::new();
+    for b in &banks {
+        let mut drivers: Vec<Option<LoopId>> = b.sites.iter().map(|s| s.driver).collect();
+        drivers.sort();
+        drivers.dedup();
+        for d in drivers {
+            // L2: requests of each site of the group (scaled by 65536 to keep fractions).
+            let demand: Vec<(u32, u128)> = b
+                .sites
+                .iter()
+                .filter(|s| s.driver == d)
+                .map(|s| {
+                    let fires = c.sites.get(s.site.0 as usize).map_or(0, |x| x.fires);
+                    let req = fires as u128
+                        * s.instances as u128
+                        * s.ports_per_access.max(1) as u128
+                        * TICKS_PER_CYCLE as u128
+                        / s.site_instances.max(1) as u128;
+                    (s.site.0, req)
+                })
+                .collect();
+            let total: u128 = demand.iter().map(|&(_, r)| r).sum();
+            let need = total / (b.ports.max(1) as u128 * units as u128);
+            let budget = match d {
+                Some(l) => loop_budget(model, report, c, l),
+                None => kernel_budget,
+            } as u128;
+            let x = need.saturating_sub(budget) as u64; // ticks
+            if x == 0 {
+                continue;
+            }
+            match per_loop.iter_mut().find(|(l, _)| *l == d) {
+                Some((_, m)) => *m = (*m).max(x),
+                None => per_loop.push((d, x)),
+            }
+            // L4: the largest requester is the source, the others victims in proportion.
+            let largest = demand.iter().map(|&(_, r)| r).max().unwrap_or(0).max(1);
+            for (site, r) in demand {
+                let st = (x as u128 * r / largest) as u64;
+                match sites.iter_mut().find(|(s, _)| *s == site) {
+                    Some((_, m)) => *m = (*m).max(st),
+                    None => sites.push((site, st)),
+                }
+            }
+        }
+    }
+    let ticks: u64 = per_loop.iter().map(|&(_, x)| x).sum();
+    for s in &mut sites {
+        s.1 = s.1.div_ceil(TICKS_PER_CYCLE);
+    }
+    sites.sort();
+    LocalStalls {
+        cycles: ticks.div_ceil(TICKS_PER_CYCLE),
+        sites,
+    }
+}

@@ -1,0 +1,202 @@
+//! Local memory arbitration (timing rules L1-L4): accesses to a local memory bank that is not
+//! stall-free contend for its ports, the loop issues at a higher effective II and the contending
+//! sites show stall; stall-free memories never stall. Tolerances are stated per assertion.
+
+mod timing_util;
+
+use fpgacl_device_model::timing::Bound;
+use fpgacl_device_model::*;
+use timing_util::*;
+
+/// Four stores to one bank in an II-1 loop (arbitrated: a double-pumped bank takes at most
+/// three writes), the same with three stores (stall-free, double-pumped), and four stores of
+/// which two are predicated to one iteration in four.
+const KERNELS: &str = "kernel void arb4(global int* restrict out, int n) {\n\
+  local int a[256];\n\
+  for (int i = 0; i < n; i++) {\n\
+    a[i & 255] = i;\n\
+    a[(i + 1) & 255] = i + 1;\n\
+    a[(i + 2) & 255] = i + 2;\n\
+    a[(i + 3) & 255] = i + 3;\n\
+  }\n\
+  out[0] = a[5];\n\
+}\n\
+kernel void free3(global int* restrict out, int n) {\n\
+  local int a[256];\n\
+  for (int i = 0; i < n; i++) {\n\
+    a[i & 255] = i;\n\
+    a[(i + 1) & 255] = i + 1;\n\
+    a[(i + 2) & 255] = i + 2;\n\
+  }\n\
+  out[0] = a[5];\n\
+}\n\
+kernel void arb_pred(global int* restrict out, int n) {\n\
+  local int a[256];\n\
+  for (int i = 0; i < n; i++) {\n\
+    a[i & 255] = i;\n\
+    a[(i + 1) & 255] = i + 1;\n\
+    if ((i & 3) == 0) {\n\
+      a[(i + 2) & 255] = i + 2;\n\
+      a[(i + 3) & 255] = i + 3;\n\
+    }\n\
+  }\n\
+  out[0] = a[5];\n\
+}\n";
+
+const N: i32 = 20000;
+
+fn run_task(k: &Kit, name: &str) -> (RunReport, fpgacl_device_model::timing::KernelTiming) {
+    let out = buf(&[0i32; 4]);
+    k.run(&LaunchSpec::task(
+        k.index(name),
+        vec![ArgBinding::buffer(&out), val(N)],
+    ))
+}
+
+#[test]
+fn arbitrated_stores_stall_and_lengthen_the_loop() {
+    let k = kit(KERNELS, 1);
+    // The analysis: arb4's memory is arbitrated (one bank, 4 write ports, 2 physical ports);
+    // free3's is stall-free and has no arbitrated bank.
+    let arb = &k.kreport("arb4").local_memories[0];
+    assert!(!arb.stall_free);
+    assert_eq!(arb.arbitrated_banks.len(), 1);
+    assert_eq!(arb.arbitrated_banks[0].ports, 2);
+    let free = &k.kreport("free3").local_memories[0];
+    assert!(free.stall_free);
+    assert!(free.arbitrated_banks.is_empty());
+    let ii = k.kreport("arb4").loop_at_line(3).unwrap().ii;
+    assert_eq!(ii, 1);
+
+    let (_, t4) = run_task(&k, "arb4");
+    let (_, t3) = run_task(&k, "free3");
+    eprintln!("arb4 {t4:#?}\nfree3 {t3:#?}");
+    let fill4 = k.kreport("arb4").pipeline_latency.ceil() as u64;
+    let fill3 = k.kreport("free3").pipeline_latency.ceil() as u64;
+    // Stall-free: n iterations at II 1 plus the fill (exact), no stall anywhere.
+    assert_eq!(t3.bound, Bound::Compute);
+    assert_eq!(t3.local_stall_cycles, 0);
+    assert_eq!(t3.cycles, N as u64 + fill3);
+    for s in &t3.sites {
+        assert_eq!(s.stall_cycles, 0, "{s:?}");
+    }
+    // Arbitrated: 4 stores per iteration through 2 ports = 2 cycles per iteration (L2/L3):
+    // n extra cycles (exact), the loop's effective II is 2.
+    assert_eq!(t4.bound, Bound::LocalMemory);
+    assert_eq!(t4.local_stall_cycles, N as u64);
+    assert_eq!(t4.cycles, 2 * N as u64 + fill4);
+    near(
+        "arbitrated / stall-free duration",
+        t4.cycles as f64 / t3.cycles as f64,
+        2.0,
+        0.01,
+    );
+    // Every store in the loop is a source (equal requests): stall 50% + occupancy 50% = 100%
+    // within 1 point (the fill).
+    for line in 4..=7 {
+        let s = k.site_at(&t4, line, true);
+        assert_eq!(s.stall_cycles, N as u64, "line {line}");
+        near("stall%", s.stall_pct().unwrap(), 50.0, 0.01);
+        let sum = s.stall_pct().unwrap() + s.occupancy_pct().unwrap();
+        assert!((99.0..=100.0).contains(&sum), "line {line}: {sum}");
+    }
+    // The load after the loop (kernel level) is not contended: no stall.
+    assert_eq!(k.site_at(&t4, 9, false).stall_cycles, 0);
+    // The global store has no local stall either.
+    assert_eq!(k.site_at(&t4, 9, true).stall_cycles, 0);
+}
+
+/// Rule L2 uses executed counts: two stores that fire one iteration in four add half a request
+/// per iteration: 2.5 requests / 2 ports = 1.25 cycles per iteration, 0.25 n extra cycles. The
+/// two unpredicated stores are the sources (stall = the loop's extra cycles), the predicated
+/// ones victims in proportion to their requests (1/4).
+#[test]
+fn arbitration_stall_follows_executed_requests() {
+    let k = kit(KERNELS, 1);
+    assert!(!k.kreport("arb_pred").local_memories[0].stall_free);
+    let (_, t) = run_task(&k, "arb_pred");
+    eprintln!("{t:#?}");
+    let n = N as u64;
+    assert_eq!(t.local_stall_cycles, n / 4);
+    let fill = k.kreport("arb_pred").pipeline_latency.ceil() as u64;
+    assert_eq!(t.cycles, n + n / 4 + fill);
+    // arb_pred starts at line 20 of KERNELS.
+    for line in [23, 24] {
+        assert_eq!(k.site_at(&t, line, true).stall_cycles, n / 4, "line {line}");
+    }
+    for line in [26, 27] {
+        let s = k.site_at(&t, line, true);
+        assert_eq!(s.stall_cycles, n / 16, "line {line}");
+        assert_eq!(s.fired_cycles, n / 4, "line {line}");
+    }
+}
+
+/// NDRange: four stores and a load per work-item on one bank of a local array (arbitrated), one
+/// work-item per cycle: the bank needs 2.5 cycles per work-item; the stall-free variant with
+/// two stores (one bank double-pumped) runs at one work-item per cycle.
+#[test]
+fn ndrange_arbitration_and_determinism() {
+    let src = "__attribute__((reqd_work_group_size(64,1,1)))\n\
+kernel void st4(global int* restrict out) {\n\
+  local int a[256];\n\
+  int l = get_local_id(0);\n\
+  a[l] = l;\n\
+  a[l + 64] = l;\n\
+  a[l + 128] = l;\n\
+  a[l + 192] = l;\n\
+  barrier(CLK_LOCAL_MEM_FENCE);\n\
+  out[get_global_id(0)] = a[255 - l];\n\
+}\n\
+__attribute__((reqd_work_group_size(64,1,1)))\n\
+kernel void st2(global int* restrict out) {\n\
+  local int a[256];\n\
+  int l = get_local_id(0);\n\
+  a[l] = l;\n\
+  a[l + 64] = l;\n\
+  barrier(CLK_LOCAL_MEM_FENCE);\n\
+  out[get_global_id(0)] = a[255 - l];\n\
+}\n";
+    let k = kit(src, 2);
+    let m4 = &k.kreport("st4").local_memories[0];
+    let m2 = &k.kreport("st2").local_memories[0];
+    eprintln!("{m4:#?}\n{m2:#?}");
+    assert!(m2.stall_free && m2.arbitrated_banks.is_empty());
+    let n = 64 * 256u64;
+    let run = |name: &str| {
+        let out = buf(&vec![0i32; n as usize]);
+        k.run(&LaunchSpec::ndrange_1d(
+            k.index(name),
+            n,
+            Some(64),
+            vec![ArgBinding::buffer(&out)],
+        ))
+        .1
+    };
+    let t2 = run("st2");
+    assert_eq!(t2.local_stall_cycles, 0);
+    for s in &t2.sites {
+        assert_eq!(s.stall_cycles, 0, "{s:?}");
+    }
+    if m4.stall_free {
+        panic!("four stores to one bank should be arbitrated: {m4:#?}");
+    }
+    let t4 = run("st4");
+    let t4b = run("st4");
+    assert_eq!(t4, t4b, "determinism");
+    // One bank (the analysis finds no banking for these offsets), 2 ports, and five requests
+    // per work-item at kernel level (the four stores and the load after the barrier, rule L2):
+    // 2.5 cycles per work-item against the 1 cycle issue budget = 1.5 n extra cycles (exact).
+    assert_eq!(m4.banks, 1);
+    assert_eq!(m4.arbitrated_banks[0].ports, 2);
+    assert_eq!(m4.arbitrated_banks[0].sites.len(), 5);
+    assert_eq!(t4.local_stall_cycles, n * 3 / 2);
+    assert_eq!(t4.bound, Bound::LocalMemory);
+    assert!(
+        t4.cycles > t2.cycles + n / 2,
+        "{} vs {}",
+        t4.cycles,
+        t2.cycles
+    );
+    let s = k.site_at(&t4, 5, true);
+    assert!(s.stall_pct().unwrap() > 40.0, "{s:?}");
+}
