@@ -12,7 +12,7 @@
 //! - compute cycles: [`compute`] (rules C1-C5);
 //! - global memory traffic: [`memory`] (rules M1-M5);
 //! - memory-bound kernels and stalls: [`evaluate`] (rules B1-B3);
-//! - local memory arbitration: [`local`] (rules L1-L4);
+//! - concurrent kernels sharing the global memory bandwidth: [`sharing`] (rule B4);
 //! - per-site counters: [`evaluate`] (rules S1-S6);
 //! - channels and pipes in simulated time: [`clock`] and the executor's FIFO timestamps.
 //!
@@ -22,8 +22,8 @@
 pub mod board;
 pub mod clock;
 pub mod compute;
-pub mod local;
 pub mod memory;
+pub mod sharing;
 
 pub use clock::{ClockPlan, TICKS_PER_CYCLE};
 pub use compute::ComputeModel;
@@ -39,8 +39,14 @@ use fpgacl_profile_format::SiteCounters;
 pub struct EvalOptions {
     /// Emulated start of the kernel, device cycles since the session origin.
     pub start_cycle: u64,
-    /// Kernels sharing the global memory bandwidth with this one (1 = alone). Rule B1.
+    /// A fixed split of the global memory bandwidth: the board's bandwidth divided by this
+    /// many equal runs (1 = alone). Rule B1. For callers that time a known set of kernels
+    /// without a device timeline; the runtime uses `shared_cycles` instead.
     pub sharing: u32,
+    /// The run's duration when it shared the bandwidth with kernels that overlapped it in
+    /// emulated time, from the device's run ledger ([`sharing::share`], rule B4); `None`: the
+    /// run alone (or split by `sharing`). The duration is never less than the run alone.
+    pub shared_cycles: Option<u64>,
     /// The executor's clock at the end of the run, in ticks, for runs that kept a clock
     /// (kernels with channels or pipes, started with [`ComputeModel::clock_plan`] at
     /// `start_cycle`); `None` derives the time from the counters alone.
@@ -52,6 +58,7 @@ impl Default for EvalOptions {
         EvalOptions {
             start_cycle: 0,
             sharing: 1,
+            shared_cycles: None,
             end_tick: None,
         }
     }
@@ -66,8 +73,6 @@ pub enum Bound {
     Memory,
     /// It waited on channels or pipes (simulated-time FIFO stalls).
     Channel,
-    /// It waited for the ports of arbitrated local memories (rules L1-L4).
-    LocalMemory,
 }
 
 /// The timing of one kernel execution.
@@ -81,12 +86,14 @@ pub struct KernelTiming {
     pub cycles: u64,
     /// Cycles to issue the work at the loops' II, fill included (rules C1-C5).
     pub compute_cycles: u64,
-    /// Cycles global memory needs to move the fetched bytes (rule B1).
+    /// Cycles global memory needs to move the fetched bytes (rule B1; with a shared
+    /// bandwidth, rule B4, the shared duration when memory bound).
     pub memory_cycles: u64,
+    /// The duration without global memory limits: compute + channel and local-memory stalls
+    /// (rule B2's first term). A run's bandwidth demand in rule B4 is bytes / this.
+    pub pipeline_cycles: u64,
     /// Cycles spent waiting on channels and pipes (simulated time).
     pub channel_stall_cycles: u64,
-    /// Cycles spent waiting for arbitrated local memory ports (rule L3).
-    pub local_stall_cycles: u64,
     /// What limited the kernel.
     pub bound: Bound,
     /// Bytes fetched from / written to global memory, all sites.
@@ -156,8 +163,11 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 /// Rules (one per figure; `MODEL.md` traces each to a board parameter):
 /// - **B1 memory cycles** = sum over global sites of bytes fetched / (board bytes per cycle /
 ///   `sharing`), board bytes per cycle = total global bandwidth (MB/s) / fmax (MHz).
-/// - **B2 duration** = max(compute cycles + channel stalls + local arbitration stalls (rule
-///   L3, [`local`]), memory cycles); compute cycles are the issue cycles (C1-C4) plus fill (C5). Channel kernels with a clock take the clock's
+/// - **B4 shared bandwidth**: with `shared_cycles` (the device's run ledger, [`sharing`]), a
+///   run whose share of the bandwidth made it longer than its pipeline takes that duration as
+///   its memory cycles; B2 and B3 then apply as usual.
+/// - **B2 duration** = max(compute cycles + channel stalls, memory cycles); compute cycles are
+///   the issue cycles (C1-C4) plus fill (C5). Channel kernels with a clock take the clock's
 ///   advance instead of issue cycles + stalls.
 /// - **B3 memory stall**: when memory cycles exceed the pipeline's own time, the excess stalls
 ///   the pipeline at the global LSUs: each global site stalls `excess x fetched / largest
@@ -170,8 +180,7 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 ///   site's innermost loop, or work-items for a site outside loops (a work-item or iteration
 ///   that passed the site with its predicate off; failed non-blocking channel operations count
 ///   here too).
-/// - **S4 stall** = B3 for global sites, simulated FIFO wait for channel and pipe sites, L4 for
-///   sites of arbitrated local memories; capped
+/// - **S4 stall** = B3 for global sites, simulated FIFO wait for channel and pipe sites; capped
 ///   so that fired + predicated + stall <= active.
 /// - **S5 requests** = executions; bytes requested = bytes counted; bytes fetched, bursts and
 ///   cache from [`memory`] (global sites only; other spaces fetch nothing from global memory).
@@ -212,8 +221,6 @@ pub fn evaluate(
     let issue = issue_ticks.div_ceil(TICKS_PER_CYCLE);
     let channel_stall = stall_ticks.div_ceil(TICKS_PER_CYCLE);
     let compute_cycles = issue + fill;
-    // Local memory arbitration (L1-L4).
-    let arb = local::arbitration(&model, report, c, run.work_items);
 
     // Memory traffic per site (M1-M5).
     let word = board.mem_word_bytes();
@@ -243,15 +250,18 @@ pub fn evaluate(
     } else {
         0
     };
-    let pipeline = compute_cycles + channel_stall + arb.cycles;
+    let pipeline = compute_cycles + channel_stall;
+    // B4: a run that shared the bandwidth takes the ledger's duration when it is longer.
+    let memory_cycles = match opts.shared_cycles {
+        Some(shared) if shared > pipeline => memory_cycles.max(shared),
+        _ => memory_cycles,
+    };
     let cycles = pipeline.max(memory_cycles).max(1);
     let excess = cycles - pipeline.min(cycles);
     let bound = if excess > 0 {
         Bound::Memory
     } else if channel_stall > 0 {
         Bound::Channel
-    } else if arb.cycles > 0 {
-        Bound::LocalMemory
     } else {
         Bound::Compute
     };
@@ -277,7 +287,7 @@ pub fn evaluate(
                 0
             }
         } else {
-            site_stall_ticks(i).div_ceil(TICKS_PER_CYCLE) + arb.site(s.id.0)
+            site_stall_ticks(i).div_ceil(TICKS_PER_CYCLE)
         };
         let stall = stall.min(cycles.saturating_sub(fired + predicated));
         sites.push(SiteCounters {
@@ -303,8 +313,8 @@ pub fn evaluate(
         cycles,
         compute_cycles,
         memory_cycles,
+        pipeline_cycles: pipeline,
         channel_stall_cycles: channel_stall,
-        local_stall_cycles: arb.cycles,
         bound,
         bytes_fetched,
         sites,
