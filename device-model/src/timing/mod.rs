@@ -13,6 +13,7 @@
 //! - global memory traffic: [`memory`] (rules M1-M5);
 //! - memory-bound kernels and stalls: [`evaluate`] (rules B1-B3);
 //! - concurrent kernels sharing the global memory bandwidth: [`sharing`] (rule B4);
+//! - local memory arbitration: [`local`] (rules L1-L4);
 //! - per-site counters: [`evaluate`] (rules S1-S6);
 //! - channels and pipes in simulated time: [`clock`] and the executor's FIFO timestamps.
 //!
@@ -22,6 +23,7 @@
 pub mod board;
 pub mod clock;
 pub mod compute;
+pub mod local;
 pub mod memory;
 pub mod sharing;
 
@@ -73,6 +75,8 @@ pub enum Bound {
     Memory,
     /// It waited on channels or pipes (simulated-time FIFO stalls).
     Channel,
+    /// It waited for the ports of arbitrated local memories (rules L1-L4).
+    LocalMemory,
 }
 
 /// The timing of one kernel execution.
@@ -94,6 +98,8 @@ pub struct KernelTiming {
     pub pipeline_cycles: u64,
     /// Cycles spent waiting on channels and pipes (simulated time).
     pub channel_stall_cycles: u64,
+    /// Cycles spent waiting for arbitrated local memory ports (rule L3).
+    pub local_stall_cycles: u64,
     /// What limited the kernel.
     pub bound: Bound,
     /// Bytes fetched from / written to global memory, all sites.
@@ -166,8 +172,8 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 /// - **B4 shared bandwidth**: with `shared_cycles` (the device's run ledger, [`sharing`]), a
 ///   run whose share of the bandwidth made it longer than its pipeline takes that duration as
 ///   its memory cycles; B2 and B3 then apply as usual.
-/// - **B2 duration** = max(compute cycles + channel stalls, memory cycles); compute cycles are
-///   the issue cycles (C1-C4) plus fill (C5). Channel kernels with a clock take the clock's
+/// - **B2 duration** = max(compute cycles + channel stalls + local arbitration stalls (rule
+///   L3, [`local`]), memory cycles); compute cycles are the issue cycles (C1-C4) plus fill (C5). Channel kernels with a clock take the clock's
 ///   advance instead of issue cycles + stalls.
 /// - **B3 memory stall**: when memory cycles exceed the pipeline's own time, the excess stalls
 ///   the pipeline at the global LSUs: each global site stalls `excess x fetched / largest
@@ -180,7 +186,8 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 ///   site's innermost loop, or work-items for a site outside loops (a work-item or iteration
 ///   that passed the site with its predicate off; failed non-blocking channel operations count
 ///   here too).
-/// - **S4 stall** = B3 for global sites, simulated FIFO wait for channel and pipe sites; capped
+/// - **S4 stall** = B3 for global sites, simulated FIFO wait for channel and pipe sites, L4 for
+///   sites of arbitrated local memories; capped
 ///   so that fired + predicated + stall <= active.
 /// - **S5 requests** = executions; bytes requested = bytes counted; bytes fetched, bursts and
 ///   cache from [`memory`] (global sites only; other spaces fetch nothing from global memory).
@@ -221,6 +228,8 @@ pub fn evaluate(
     let issue = issue_ticks.div_ceil(TICKS_PER_CYCLE);
     let channel_stall = stall_ticks.div_ceil(TICKS_PER_CYCLE);
     let compute_cycles = issue + fill;
+    // Local memory arbitration (L1-L4).
+    let arb = local::arbitration(&model, report, c, run.work_items);
 
     // Memory traffic per site (M1-M5).
     let word = board.mem_word_bytes();
@@ -250,7 +259,7 @@ pub fn evaluate(
     } else {
         0
     };
-    let pipeline = compute_cycles + channel_stall;
+    let pipeline = compute_cycles + channel_stall + arb.cycles;
     // B4: a run that shared the bandwidth takes the ledger's duration when it is longer.
     let memory_cycles = match opts.shared_cycles {
         Some(shared) if shared > pipeline => memory_cycles.max(shared),
@@ -262,6 +271,8 @@ pub fn evaluate(
         Bound::Memory
     } else if channel_stall > 0 {
         Bound::Channel
+    } else if arb.cycles > 0 {
+        Bound::LocalMemory
     } else {
         Bound::Compute
     };
@@ -287,7 +298,7 @@ pub fn evaluate(
                 0
             }
         } else {
-            site_stall_ticks(i).div_ceil(TICKS_PER_CYCLE)
+            site_stall_ticks(i).div_ceil(TICKS_PER_CYCLE) + arb.site(s.id.0)
         };
         let stall = stall.min(cycles.saturating_sub(fired + predicated));
         sites.push(SiteCounters {
@@ -315,6 +326,7 @@ pub fn evaluate(
         memory_cycles,
         pipeline_cycles: pipeline,
         channel_stall_cycles: channel_stall,
+        local_stall_cycles: arb.cycles,
         bound,
         bytes_fetched,
         sites,
