@@ -1348,35 +1348,15 @@ impl<'a> Engine<'a> {
             }
             Inst::FrameAddr { dst, offset } => {
                 let (o, rel) = self.frame_obj(*offset);
-                st.slots.insert(
-                    dst.0,
-                    Val {
-                        base: Some(Base::Frame(o)),
-                        aff: Some(Affine::konst(rel)),
-                        ..Default::default()
-                    },
-                );
+                st.slots.insert(dst.0, Val::address(Base::Frame(o), rel));
             }
             Inst::LocalAddr { dst, offset } => {
                 let (o, rel) = self.local_obj(*offset);
-                st.slots.insert(
-                    dst.0,
-                    Val {
-                        base: Some(Base::Local(o)),
-                        aff: Some(Affine::konst(rel)),
-                        ..Default::default()
-                    },
-                );
+                st.slots.insert(dst.0, Val::address(Base::Local(o), rel));
             }
             Inst::ConstAddr { dst, offset } => {
-                st.slots.insert(
-                    dst.0,
-                    Val {
-                        base: Some(Base::Const),
-                        aff: Some(Affine::konst(*offset as i64)),
-                        ..Default::default()
-                    },
-                );
+                st.slots
+                    .insert(dst.0, Val::address(Base::Const, *offset as i64));
             }
             Inst::PtrAdd {
                 dst,
@@ -2074,6 +2054,15 @@ impl Val {
     fn default_const() -> Val {
         Val::default()
     }
+
+    /// A pointer into `base` at the constant byte offset `offset`.
+    fn address(base: Base, offset: i64) -> Val {
+        Val {
+            base: Some(base),
+            aff: Some(Affine::konst(offset)),
+            ..Default::default()
+        }
+    }
 }
 
 fn merge_vals(vals: &[&Val], sel: &Deps, op: OpRec) -> Val {
@@ -2278,16 +2267,12 @@ impl Engine<'_> {
         let mut st = State::default();
         for (i, a) in f.args.iter().enumerate() {
             let v = match &a.kind {
-                ArgKind::Buffer { .. } | ArgKind::LocalPtr { .. } => Val {
-                    base: Some(Base::Arg(i as u32)),
-                    aff: Some(Affine::konst(0)),
-                    ..Default::default()
-                },
-                ArgKind::ByValue { frame_offset, .. } => Val {
-                    base: Some(Base::Frame(*frame_offset)),
-                    aff: Some(Affine::konst(0)),
-                    ..Default::default()
-                },
+                ArgKind::Buffer { .. } | ArgKind::LocalPtr { .. } => {
+                    Val::address(Base::Arg(i as u32), 0)
+                }
+                ArgKind::ByValue { frame_offset, .. } => {
+                    Val::address(Base::Frame(*frame_offset), 0)
+                }
                 ArgKind::Value { ty } => {
                     let key = (400, None, None, i as u32);
                     let aff = match self.hashcons.get(&key) {
