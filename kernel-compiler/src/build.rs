@@ -57,47 +57,9 @@ pub fn build_parsed(
     resolver: &dyn IncludeResolver,
 ) -> BuildOutput {
     let mut sm = SourceMap::default();
-    // Several sources form one program, as if concatenated.
-    let main = match sources {
-        [one] => sm.add(one.name.clone(), one.text.clone()),
-        many => {
-            let mut text = String::new();
-            for s in many {
-                text.push_str(&s.text);
-                if !s.text.ends_with('\n') {
-                    text.push('\n');
-                }
-            }
-            let name = match many.first() {
-                Some(f) if many.iter().all(|s| s.name == f.name) => f.name.clone(),
-                _ => "<source>".to_string(),
-            };
-            sm.add(name, text)
-        }
-    };
-    let mut diags = Diagnostics::default();
+    let main = add_main_file(&mut sm, sources);
     let pp = opts.pp_options();
-    // The front end recurses over the syntax tree: run it on a thread with a large stack so
-    // that deeply nested (but bounded) input cannot overflow the caller's stack. A panic
-    // (a compiler bug) becomes an error diagnostic instead of taking the process down.
-    // The preprocessor runs here (it reads includes through the caller's resolver).
-    let pre = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut d = Diagnostics::default();
-        let mut sm2 = sm.clone();
-        let tokens = preprocess::preprocess(main, &mut sm2, &pp, resolver, &mut d);
-        (sm2, d, tokens)
-    }));
-    let (sm_pp, d_pp, tokens) = match pre {
-        Ok(x) => x,
-        Err(_) => {
-            let mut d = Diagnostics::default();
-            d.error(
-                crate::source::Loc::new(main, 1, 1),
-                "internal compiler error: the preprocessor failed on this input (please report it)",
-            );
-            (sm.clone(), d, vec![])
-        }
-    };
+    let (sm_pp, d_pp, tokens) = preprocess_unit(main, &sm, &pp, resolver);
     let work = move || {
         let mut d = d_pp;
         let mut module = None;
@@ -113,40 +75,96 @@ pub fn build_parsed(
         }
         (sm_pp, d, module)
     };
-    let result = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("fpgacl-compile".into())
-            .stack_size(COMPILER_STACK)
-            .spawn_scoped(scope, work)
-            .map_err(|_| ())
-            .and_then(|h| h.join().map_err(|_| ()))
-    });
-    let module = match result {
-        Ok((sm2, d, module)) => {
+    let (diags, module) = match on_compiler_stack(work) {
+        Some((sm2, d, module)) => {
             sm = sm2;
-            diags = d;
-            module
+            (d, module)
         }
-        Err(_) => {
+        None => {
+            let mut diags = Diagnostics::default();
             diags.error(
                 crate::source::Loc::new(main, 1, 1),
                 "internal compiler error: the compiler failed on this input (please report it)",
             );
-            None
+            (diags, None)
         }
     };
-    // -w drops warnings; -Werror turns them into errors. A helper function inlined at several
-    // call sites reports the same problem once.
+    let list = finish_diagnostics(diags, opts.no_warnings, opts.werror);
+    let failed = list.iter().any(|d| d.severity == Severity::Error);
+    let module = match module {
+        Some(mut m) if !failed => {
+            m.sources = sm.clone();
+            Some(Arc::new(m))
+        }
+        _ => None,
+    };
+    let log = render_log(&list, &sm, module.is_none());
+    BuildOutput {
+        module,
+        log,
+        diagnostics: list,
+    }
+}
+
+/// Preprocesses file `main` of `sm` (a copy: included files are added to the returned map).
+/// A panic of the preprocessor (a compiler bug) becomes an error diagnostic.
+pub(crate) fn preprocess_unit(
+    main: crate::source::FileId,
+    sm: &SourceMap,
+    pp: &preprocess::PpOptions,
+    resolver: &dyn IncludeResolver,
+) -> (SourceMap, Diagnostics, Vec<crate::token::Token>) {
+    let pre = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut d = Diagnostics::default();
+        let mut sm2 = sm.clone();
+        let tokens = preprocess::preprocess(main, &mut sm2, pp, resolver, &mut d);
+        (sm2, d, tokens)
+    }));
+    match pre {
+        Ok(x) => x,
+        Err(_) => {
+            let mut d = Diagnostics::default();
+            d.error(
+                crate::source::Loc::new(main, 1, 1),
+                "internal compiler error: the preprocessor failed on this input (please report it)",
+            );
+            (sm.clone(), d, vec![])
+        }
+    }
+}
+
+/// Runs `work` on a thread with a large stack: the front end recurses over the syntax tree, so
+/// deeply nested (but bounded) input cannot overflow the caller's stack. `None` when the work
+/// panicked (a compiler bug), which the caller reports as an internal error.
+pub(crate) fn on_compiler_stack<T: Send>(work: impl FnOnce() -> T + Send) -> Option<T> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("fpgacl-compile".into())
+            .stack_size(COMPILER_STACK)
+            .spawn_scoped(scope, work)
+            .ok()
+            .and_then(|h| h.join().ok())
+    })
+}
+
+/// The diagnostics of a build as reported: `-w` drops warnings, `-Werror` turns them into
+/// errors, duplicates (a helper inlined at several call sites reports a problem once) are
+/// removed, and the list is in source order.
+pub(crate) fn finish_diagnostics(
+    diags: Diagnostics,
+    no_warnings: bool,
+    werror: bool,
+) -> Vec<Diagnostic> {
     let mut seen = std::collections::HashSet::new();
     let mut list: Vec<Diagnostic> = diags
         .list
         .into_iter()
-        .filter(|d| !(opts.no_warnings && d.severity == Severity::Warning))
+        .filter(|d| !(no_warnings && d.severity == Severity::Warning))
         .filter(|d| seen.insert((d.loc, d.severity as u8, d.message.clone())))
         .collect();
     // Source order (kernels and helpers are checked in a different order than they appear).
     list.sort_by_key(|d| d.loc);
-    if opts.werror {
+    if werror {
         for d in &mut list {
             if d.severity == Severity::Warning {
                 d.severity = Severity::Error;
@@ -154,17 +172,16 @@ pub fn build_parsed(
             }
         }
     }
-    let failed = list.iter().any(|d| d.severity == Severity::Error);
-    let rendered = Diagnostics { list: list.clone() }.render(&sm);
-    let module = match module {
-        Some(mut m) if !failed => {
-            m.sources = sm;
-            Some(Arc::new(m))
-        }
-        _ => None,
-    };
-    let mut log = rendered;
-    if module.is_none() {
+    list
+}
+
+/// The build log of a list of diagnostics; a failed build ends with "N errors generated.".
+pub(crate) fn render_log(list: &[Diagnostic], sm: &SourceMap, failed: bool) -> String {
+    let mut log = Diagnostics {
+        list: list.to_vec(),
+    }
+    .render(sm);
+    if failed {
         let n = list
             .iter()
             .filter(|d| d.severity == Severity::Error)
@@ -174,9 +191,27 @@ pub fn build_parsed(
             if n == 1 { "" } else { "s" }
         ));
     }
-    BuildOutput {
-        module,
-        log,
-        diagnostics: list,
+    log
+}
+
+/// Adds the program text of `sources` to `sm` as one main file: several sources form one
+/// program, as if concatenated.
+pub(crate) fn add_main_file(sm: &mut SourceMap, sources: &[SourceFile]) -> crate::source::FileId {
+    match sources {
+        [one] => sm.add(one.name.clone(), one.text.clone()),
+        many => {
+            let mut text = String::new();
+            for s in many {
+                text.push_str(&s.text);
+                if !s.text.ends_with('\n') {
+                    text.push('\n');
+                }
+            }
+            let name = match many.first() {
+                Some(f) if many.iter().all(|s| s.name == f.name) => f.name.clone(),
+                _ => "<source>".to_string(),
+            };
+            sm.add(name, text)
+        }
     }
 }

@@ -24,6 +24,7 @@ pub mod diag;
 pub mod dump;
 pub mod ir;
 pub mod lexer;
+pub mod link;
 pub mod lower;
 pub mod options;
 pub mod parse;

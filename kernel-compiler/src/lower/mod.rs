@@ -235,7 +235,7 @@ fn check_recursion(funcs: &HashMap<String, &FunctionDef>, diags: &mut Diagnostic
     }
 }
 
-fn collect_calls_block(b: &Block, out: &mut Vec<(String, Loc)>) {
+pub(crate) fn collect_calls_block(b: &Block, out: &mut Vec<(String, Loc)>) {
     for s in &b.stmts {
         collect_calls_stmt(s, out);
     }
