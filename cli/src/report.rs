@@ -33,8 +33,17 @@ pub enum Export {
 
 pub fn run(args: ReportArgs) -> Result<ExitCode, String> {
     if !args.text && !args.json && args.format.is_none() {
-        tui::run_report(&args.files).map_err(|e| e.to_string())?;
-        return Ok(ExitCode::SUCCESS);
+        return match tui::run_report(&args.files) {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            // Stopped by SIGTERM/SIGHUP/...: the terminal is restored; exit as a shell would
+            // report the signal (128 + number).
+            Err(e @ tui::ReportError::Signal(_)) => {
+                // Not eprintln!: stderr may be the terminal that just hung up.
+                let _ = writeln!(std::io::stderr(), "fpgacl report: {e}");
+                Ok(ExitCode::from(e.exit_status(2)))
+            }
+            Err(e) => Err(e.to_string()),
+        };
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

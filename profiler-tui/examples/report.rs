@@ -8,6 +8,7 @@
 //! cargo run -p fpgacl-profiler-tui --example report -- --open a.mon [b.mon]
 //! ```
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -65,8 +66,9 @@ fn main() -> ExitCode {
     match run_report(&open) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("fpgacl report: {e}");
-            ExitCode::FAILURE
+            // Not eprintln!: stderr may be the terminal that just hung up.
+            let _ = writeln!(std::io::stderr(), "fpgacl report: {e}");
+            ExitCode::from(e.exit_status(1))
         }
     }
 }

@@ -31,3 +31,15 @@ pub enum ReportError {
     #[error("terminal error: {0}")]
     Terminal(#[from] std::io::Error),
 }
+
+impl ReportError {
+    /// The exit status for a command that ends with this error: 128 + the signal number for
+    /// [`ReportError::Signal`] (as a shell reports a process killed by that signal), else
+    /// `other`.
+    pub fn exit_status(&self, other: u8) -> u8 {
+        match self {
+            ReportError::Signal(sig) => u8::try_from(128 + sig).unwrap_or(other),
+            _ => other,
+        }
+    }
+}

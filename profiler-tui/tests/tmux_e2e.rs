@@ -361,8 +361,8 @@ fn tmux_sigterm_restores_the_terminal() {
         "alternate screen left: {screen}"
     );
     assert!(
-        !screen.contains("EXIT=0"),
-        "a signal is not a clean exit: {screen}"
+        screen.contains("EXIT=143"),
+        "SIGTERM exits with 128 + 15: {screen}"
     );
     let _ = std::fs::remove_file(&profile);
 }
@@ -401,4 +401,176 @@ fn unreadable_file_is_an_error_with_a_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not an fpgacl profile.mon"), "{err}");
     let _ = std::fs::remove_file(&junk);
+}
+
+/// The pane shell's pid and the profiler under it (its only child).
+fn pane_shell_and_profiler(s: &Session) -> (u32, u32) {
+    let out = tmux(&s.name)
+        .args(["display-message", "-p", "-t", &s.name, "#{pane_pid}"])
+        .output()
+        .unwrap();
+    let shell: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    let kids = children_of(shell);
+    assert_eq!(
+        kids.len(),
+        1,
+        "profiler process under the pane shell: {kids:?}"
+    );
+    (shell, kids[0])
+}
+
+/// True while `pid` runs (a zombie has exited: it only waits for its parent to reap it).
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !matches!(
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next()),
+            Some("Z" | "X") | None
+        ),
+        Err(_) => false,
+    }
+}
+
+/// Waits up to `limit` for `pid` to exit; true when it did.
+fn exits_within(pid: u32, limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if !running(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    !running(pid)
+}
+
+/// Starts the profiler in a session whose shell ignores SIGHUP (so it survives the hangup and
+/// writes the profiler's exit status to `status_file`); `block_hup` also starts the profiler
+/// with SIGHUP blocked (through python3), so the hangup reaches it only through the terminal.
+fn start_for_hangup(tag: &str, cmd: &[String], status_file: &Path, block_hup: bool) -> Session {
+    let name = format!("fpgacl-tui-{tag}-{}", std::process::id());
+    let mut line = cmd
+        .iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if block_hup {
+        line = format!(
+            "python3 -c 'import os, signal, sys; \
+             signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGHUP]); \
+             os.execvp(sys.argv[1], sys.argv[1:])' {line}"
+        );
+    }
+    let script = format!(
+        "trap '' HUP; {line}; echo $? > {}",
+        shell_quote(&status_file.display().to_string())
+    );
+    let st = tmux(&name)
+        .args(["new-session", "-d", "-s", &name, "-x", "100", "-y", "30"])
+        .arg(script)
+        .status()
+        .expect("tmux new-session");
+    assert!(st.success(), "tmux new-session failed");
+    Session { name }
+}
+
+fn have_python3() -> bool {
+    Command::new("python3")
+        .arg("-c")
+        .arg("import signal; signal.pthread_sigmask")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The terminal disappears under the profiler (tmux server killed): the profiler must exit
+/// within a few seconds with status 129 instead of spinning on the dead terminal (crossterm's
+/// reader loops on read() = EIO forever). Checked with SIGHUP delivered as usual and, when
+/// python3 is there, with SIGHUP blocked so only the terminal's hangup tells.
+#[test]
+fn tmux_server_killed_the_profiler_exits() {
+    if !have_tmux() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let profile = demo_file("hangup");
+    let Some(cmd) = report_command(&profile) else {
+        eprintln!("SKIPPED: report example not built");
+        return;
+    };
+    let mut variants = vec![("hup", false)];
+    if have_python3() {
+        variants.push(("hupblocked", true));
+    } else {
+        eprintln!("python3 missing: the blocked-SIGHUP variant is skipped");
+    }
+    for (tag, block) in variants {
+        let status_file = profile.with_file_name(format!("status-{tag}"));
+        let _ = std::fs::remove_file(&status_file);
+        let s = start_for_hangup(tag, &cmd, &status_file, block);
+        s.wait_for(&["1 Source Code"]);
+        let (_shell, pid) = pane_shell_and_profiler(&s);
+        if block {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+            let blocked = status
+                .lines()
+                .find_map(|l| l.strip_prefix("SigBlk:"))
+                .map(|m| u64::from_str_radix(m.trim(), 16).unwrap())
+                .unwrap();
+            assert_ne!(blocked & 1, 0, "SIGHUP is not blocked in the profiler");
+        }
+        let st = tmux(&s.name).arg("kill-server").status().unwrap();
+        assert!(st.success());
+        let killed = Instant::now();
+        if !exits_within(pid, Duration::from_secs(3)) {
+            // Do not leave a spinning process behind.
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+            panic!("{tag}: the profiler (pid {pid}) still runs 3 s after its terminal went away");
+        }
+        eprintln!("{tag}: exited {:.2?} after the hangup", killed.elapsed());
+        // The shell (SIGHUP ignored) writes the exit status once the profiler is gone.
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let status = loop {
+            if let Ok(s) = std::fs::read_to_string(&status_file) {
+                if s.ends_with('\n') {
+                    break s;
+                }
+            }
+            assert!(Instant::now() < deadline, "{tag}: no exit status written");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(status.trim(), "129", "{tag}: exit status");
+        let _ = std::fs::remove_file(&status_file);
+    }
+    let _ = std::fs::remove_file(&profile);
+}
+
+/// SIGHUP with the terminal still there (e.g. `kill -HUP`): the terminal is restored and the
+/// exit status is 129.
+#[test]
+fn tmux_sighup_restores_the_terminal() {
+    if !have_tmux() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let profile = demo_file("sighup");
+    let Some(cmd) = report_command(&profile) else {
+        eprintln!("SKIPPED: report example not built");
+        return;
+    };
+    let s = Session::start("sighup", &cmd);
+    s.wait_for(&["1 Source Code"]);
+    let (_shell, pid) = pane_shell_and_profiler(&s);
+    let st = Command::new("kill")
+        .args(["-HUP", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let screen = s.wait_for(&["EXIT="]);
+    assert!(screen.contains("EXIT=129"), "{screen}");
+    assert!(
+        !screen.contains("1 Source Code"),
+        "alternate screen left: {screen}"
+    );
+    let _ = std::fs::remove_file(&profile);
 }
