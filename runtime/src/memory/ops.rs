@@ -69,7 +69,7 @@ fn copy_in(m: &Mem, offset: usize, src: usize, len: usize) -> CLResult<()> {
     s.write(base + offset, input).ok_or(CL_OUT_OF_RESOURCES)
 }
 
-/// `clEnqueueReadBuffer`.
+/// `clEnqueueReadBuffer`: `size` bytes at `offset` to host address `dst`.
 #[allow(clippy::too_many_arguments)]
 pub fn read_buffer(
     q: &Arc<Queue>,
@@ -80,27 +80,10 @@ pub fn read_buffer(
     dst: usize,
     wait: &[Arc<Event>],
 ) -> CLResult<Arc<Event>> {
-    same_context(q, m)?;
-    buffer_of(m)?;
-    check(dst != 0, CL_INVALID_VALUE)?;
-    in_bounds(m, offset, size)?;
-    check(!m.host_cannot_read(), CL_INVALID_OPERATION)?;
-    let mem = m.clone();
-    let ns = host_transfer_ns(q, size);
-    let ev = q.enqueue(
-        CL_COMMAND_READ_BUFFER,
-        wait,
-        CommandOrder::Normal,
-        Some(Box::new(move || {
-            report_duration(ns);
-            copy_out(&mem, offset, dst, size)
-        })),
-    )?;
-    crate::profiling::transfer(q, &ev, crate::profiling::Direction::Read, size);
-    finish_blocking(ev, blocking)
+    rw_buffer(q, m, false, blocking, offset, size, dst, wait)
 }
 
-/// `clEnqueueWriteBuffer`.
+/// `clEnqueueWriteBuffer`: `size` bytes from host address `src` to `offset`.
 #[allow(clippy::too_many_arguments)]
 pub fn write_buffer(
     q: &Arc<Queue>,
@@ -111,23 +94,52 @@ pub fn write_buffer(
     src: usize,
     wait: &[Arc<Event>],
 ) -> CLResult<Arc<Event>> {
+    rw_buffer(q, m, true, blocking, offset, size, src, wait)
+}
+
+/// The one body of `clEnqueueReadBuffer` (`write == false`) and `clEnqueueWriteBuffer`.
+#[allow(clippy::too_many_arguments)]
+fn rw_buffer(
+    q: &Arc<Queue>,
+    m: &Arc<Mem>,
+    write: bool,
+    blocking: bool,
+    offset: usize,
+    size: usize,
+    host: usize,
+    wait: &[Arc<Event>],
+) -> CLResult<Arc<Event>> {
     same_context(q, m)?;
     buffer_of(m)?;
-    check(src != 0, CL_INVALID_VALUE)?;
+    check(host != 0, CL_INVALID_VALUE)?;
     in_bounds(m, offset, size)?;
-    check(!m.host_cannot_write(), CL_INVALID_OPERATION)?;
+    let host_denied = if write {
+        m.host_cannot_write()
+    } else {
+        m.host_cannot_read()
+    };
+    check(!host_denied, CL_INVALID_OPERATION)?;
     let mem = m.clone();
     let ns = host_transfer_ns(q, size);
+    let (command, direction) = if write {
+        (CL_COMMAND_WRITE_BUFFER, crate::profiling::Direction::Write)
+    } else {
+        (CL_COMMAND_READ_BUFFER, crate::profiling::Direction::Read)
+    };
     let ev = q.enqueue(
-        CL_COMMAND_WRITE_BUFFER,
+        command,
         wait,
         CommandOrder::Normal,
         Some(Box::new(move || {
             report_duration(ns);
-            copy_in(&mem, offset, src, size)
+            if write {
+                copy_in(&mem, offset, host, size)
+            } else {
+                copy_out(&mem, offset, host, size)
+            }
         })),
     )?;
-    crate::profiling::transfer(q, &ev, crate::profiling::Direction::Write, size);
+    crate::profiling::transfer(q, &ev, direction, size);
     finish_blocking(ev, blocking)
 }
 
