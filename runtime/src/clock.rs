@@ -55,6 +55,12 @@ pub fn virtual_now_ns() -> u64 {
     t
 }
 
+/// Whether a host thread is blocked in a wait right now (the virtual clock stands still, so
+/// the host enqueues nothing new until something it waits for ends).
+pub fn host_waiting() -> bool {
+    VIRTUAL.lock().waiters > 0
+}
+
 /// Marks a host thread blocked in a wait until the guard drops.
 pub struct HostWait(());
 

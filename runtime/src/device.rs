@@ -54,6 +54,9 @@ pub struct Device {
     pub busy: AtomicUsize,
     /// Latest emulated kernel START on this device (ns): starts never move back.
     pub kernel_start: AtomicU64,
+    /// Kernel runs that may overlap in emulated time: they share the global memory
+    /// bandwidth (timing rule B4).
+    pub bandwidth: Arc<crate::bandwidth::Ledger>,
 }
 
 static PLATFORM: OnceLock<Platform> = OnceLock::new();
@@ -77,6 +80,7 @@ pub fn platform() -> &'static Platform {
                 activity: Activity::new(),
                 busy: AtomicUsize::new(0),
                 kernel_start: AtomicU64::new(0),
+                bandwidth: crate::bandwidth::Ledger::new(),
             })],
         }
     })

@@ -9,6 +9,7 @@
 // the three NDRange dimensions read better than zipped iterators.
 #![allow(clippy::manual_is_multiple_of, clippy::needless_range_loop)]
 
+pub mod bandwidth;
 pub mod board;
 pub mod cl;
 pub mod clock;

@@ -67,7 +67,7 @@ pub fn alone_cycles(d: &Demand, capacity: f64) -> u64 {
 
 /// Max-min fair split of `avail` bytes per cycle among runs that want `want[i]`: a run gets
 /// `min(want, level)`, the level chosen so the grants use `avail` when the wants exceed it.
-/// `order` is scratch space. Ties are broken by index, so the result is deterministic.
+/// Runs that want the same get exactly the same grant. `order` is scratch space.
 fn water_fill(
     avail: f64,
     want: &[f64],
@@ -79,12 +79,18 @@ fn water_fill(
     order.extend_from_slice(active);
     order.sort_by(|&a, &b| want[a].total_cmp(&want[b]).then(a.cmp(&b)));
     let mut left = avail.max(0.0);
+    let mut level = f64::INFINITY;
     let n = order.len();
     for (k, &i) in order.iter().enumerate() {
-        let share = left / (n - k) as f64;
-        let g = want[i].min(share);
-        grant[i] = g;
-        left = (left - g).max(0.0);
+        let rest = (n - k) as f64;
+        if want[i] * rest > left {
+            level = left / rest;
+            break;
+        }
+        left -= want[i];
+    }
+    for &i in active {
+        grant[i] = want[i].min(level);
     }
 }
 
@@ -119,7 +125,7 @@ pub fn share(capacity: f64, fixed: &[Segment], runs: &[Demand]) -> Vec<Shared> {
     // Runs that move no bytes take their pipeline time and no bandwidth.
     let mut done: Vec<bool> = runs.iter().map(|d| d.bytes == 0).collect();
     // Fixed segments in relative time, only those that end after the origin.
-    let fixed: Vec<Segment> = fixed
+    let mut fixed: Vec<Segment> = fixed
         .iter()
         .filter(|s| s.to > s.from && s.rate > 0.0)
         .map(|s| Segment {
@@ -129,6 +135,13 @@ pub fn share(capacity: f64, fixed: &[Segment], runs: &[Demand]) -> Vec<Shared> {
         })
         .filter(|s| s.to > 0.0)
         .collect();
+    // A canonical order: the sum of the fixed rates does not depend on the caller's order.
+    fixed.sort_by(|a, b| {
+        a.from
+            .total_cmp(&b.from)
+            .then(a.to.total_cmp(&b.to))
+            .then(a.rate.total_cmp(&b.rate))
+    });
     let mut grant = vec![0.0f64; n];
     let mut active: Vec<usize> = Vec::with_capacity(n);
     let mut order: Vec<usize> = Vec::with_capacity(n);
@@ -265,6 +278,8 @@ mod tests {
         let m = d(0, 1 << 16, 8 << 20);
         let alone = alone_cycles(&m, CAP);
         let r = share(CAP, &[], &[m, m]);
+        // identical runs get identical results, bit for bit (whichever is given first)
+        assert_eq!(r[0], r[1]);
         for s in &r {
             assert!(
                 s.cycles == 2 * alone || s.cycles + 1 == 2 * alone,

@@ -3,12 +3,14 @@
 
 use std::sync::Arc;
 
+use fpgacl_device_model::timing::sharing::Demand;
 use fpgacl_device_model::timing::{self, EvalOptions, KernelTiming};
 use fpgacl_device_model::{ArgBinding, LaunchError, LaunchSpec, ProgramInstance, RunError};
 use fpgacl_kernel_compiler::analysis::Report;
 use fpgacl_kernel_compiler::ir::Module;
 use parking_lot::Mutex;
 
+use crate::bandwidth::Ticket;
 use crate::device::Device;
 use crate::queue::{command_start_ns, report_duration};
 
@@ -42,6 +44,8 @@ pub struct Launch {
     pub analysis: Option<Arc<Report>>,
     /// The emulated timing of the run, filled when it ends (for the profiler).
     pub timing: Arc<Mutex<Option<KernelTiming>>>,
+    /// The launch's entry in its device's run ledger (bandwidth sharing, rule B4).
+    pub ticket: Arc<Ticket>,
 }
 
 impl Launch {
@@ -60,7 +64,9 @@ impl Launch {
 
     /// Runs the launch to completion on the calling (queue worker) thread, on the emulated
     /// timeline: it starts at the command's emulated START, and its duration from the timing
-    /// model becomes the command's END - START.
+    /// model becomes the command's END - START. Runs that overlap in emulated time share the
+    /// global memory bandwidth (rule B4): the duration is final once the device's run ledger
+    /// knows every run that starts before its end ([`crate::bandwidth`]).
     pub fn run(&self) -> Result<fpgacl_device_model::RunReport, RunError> {
         let spec = self.spec();
         let board = &self.device.board;
@@ -72,20 +78,46 @@ impl Launch {
             .unwrap_or("");
         let krep = self.analysis.as_ref().and_then(|r| r.kernel(name));
         let model = krep.and_then(|k| timing::compute_model(&self.module, k).ok());
-        let (Some(krep), Some(model)) = (krep, model) else {
-            return crate::profiling::run_on_device(&self.instance, &spec, None);
-        };
+        let ledger = &self.device.bandwidth;
         let start_cycle = board.ns_to_cycles(command_start_ns());
-        let plan = model.clock_plan(start_cycle);
-        let run = crate::profiling::run_on_device(&self.instance, &spec, Some(&plan))?;
-        let opts = EvalOptions {
-            start_cycle,
-            sharing: 1,
-            end_tick: run.end_tick,
+        // Until it ends, its demand is unknown: overlapping runs wait for it.
+        ledger.start(&self.ticket, start_cycle);
+        let (Some(krep), Some(model)) = (krep, model) else {
+            let r = crate::profiling::run_on_device(&self.instance, &spec, None);
+            ledger.forget(&self.ticket);
+            return r;
         };
-        if let Ok(t) = timing::evaluate(&self.module, krep, board, &run, &opts) {
-            report_duration(board.cycles_to_ns(t.cycles));
-            *self.timing.lock() = Some(t);
+        let plan = model.clock_plan(start_cycle);
+        let run = match crate::profiling::run_on_device(&self.instance, &spec, Some(&plan)) {
+            Ok(r) => r,
+            Err(e) => {
+                ledger.forget(&self.ticket);
+                return Err(e);
+            }
+        };
+        let mut opts = EvalOptions {
+            start_cycle,
+            end_tick: run.end_tick,
+            ..Default::default()
+        };
+        match timing::evaluate(&self.module, krep, board, &run, &opts) {
+            Ok(alone) => {
+                let demand = Demand {
+                    start: start_cycle,
+                    pipeline: alone.pipeline_cycles.max(1),
+                    bytes: alone.bytes_fetched,
+                };
+                let shared = ledger.finish(&self.device, &self.ticket, demand);
+                let t = if shared > alone.cycles {
+                    opts.shared_cycles = Some(shared);
+                    timing::evaluate(&self.module, krep, board, &run, &opts).unwrap_or(alone)
+                } else {
+                    alone
+                };
+                report_duration(board.cycles_to_ns(t.cycles));
+                *self.timing.lock() = Some(t);
+            }
+            Err(_) => ledger.forget(&self.ticket),
         }
         Ok(run)
     }
@@ -281,7 +313,9 @@ pub fn enqueue_kernel(
         device: q.device.clone(),
         analysis: k.program.analysis(),
         timing: Arc::new(Mutex::new(None)),
+        ticket: Arc::new(q.device.bandwidth.enqueue()),
     };
+    let ticket = launch.ticket.clone();
     let ctx = q.context.clone();
     let probe = crate::profiling::KernelProbe::new(q, &launch);
     let probe_ev = probe.clone();
@@ -301,6 +335,8 @@ pub fn enqueue_kernel(
             }
         })),
     )?;
+    q.device.bandwidth.attach(&ticket, &ev);
+    drop(ticket);
     if let Some(p) = probe_ev {
         p.attach(&ev);
     }

@@ -1,0 +1,362 @@
+//! The device's run ledger: kernels whose runs overlap in emulated time share the board's
+//! global memory bandwidth (timing rule B4, `device-model/src/timing/sharing.rs`).
+//!
+//! Every kernel launch has an entry from `clEnqueueNDRangeKernel` on:
+//! - **Enqueued**: not started yet. Its event tells whether it is about to start
+//!   (`CL_SUBMITTED`: its dependencies have ended).
+//! - **Running**: started at emulated cycle `start`; the executor is running it, so its demand
+//!   is not known yet.
+//! - **Known**: its functional execution ended; its timing alone gives its demand (pipeline
+//!   cycles, bytes). It waits here until its shared end is final.
+//! - **Final**: its end and its granted bandwidth ([`Segment`]s) are fixed and reported; later
+//!   runs share the bandwidth with what it used. Pruned when no run can overlap it any more.
+//!
+//! A Known run X is timed by [`sharing::share`] together with every Known run, against the
+//! segments of the Final runs, and its end E becomes final only when nothing unknown can still
+//! start before E:
+//! 1. no Running run started before E (its demand is unknown), unless every running kernel of
+//!    the device is blocked on a channel, pipe or host pipe and nothing moved over a sample
+//!    interval (then they wait for the host or for a kernel not started yet; waiting for them
+//!    could deadlock a host that waits for X before feeding them);
+//! 2. no Enqueued launch is about to start (`CL_SUBMITTED`), no transfer runs (the device's
+//!    `busy` count, less the runs waiting here);
+//! 3. no other Known run ends before E (it finalises first, and its event ends, so commands
+//!    waiting for it become ready and are seen), and every Final run that ends before E has
+//!    ended its event;
+//! 4. the host cannot enqueue anything starting before E: its virtual time has reached E, or
+//!    a host thread waits (the virtual clock stands still);
+//! 5. all of the above held in two samples in a row (commands become ready just after the
+//!    event they wait for ends), unless X is the only run in the ledger.
+//!
+//! Then X's end depends only on the runs that started before it, so it is the same whatever
+//! the host threads' speed. Residual non-determinism (documented in MODEL.md): a run blocked
+//! on a channel when X finalises shares with X's recorded profile instead of jointly; hosts
+//! that enqueue from several threads; and after [`FALLBACK`] of waiting (a kernel spinning on
+//! non-blocking channel reads for data the host sends only after X ends) X finalises with what
+//! is known.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use fpgacl_device_model::timing::sharing::{self, Demand, Segment};
+use parking_lot::{Condvar, Mutex};
+
+use crate::cl::*;
+use crate::clock::{host_waiting, virtual_now_ns};
+use crate::device::Device;
+use crate::event::Event;
+
+/// How often a run waiting to finalise re-checks the device.
+const POLL: Duration = Duration::from_millis(1);
+/// Longest wait before a run finalises with what is known (see the module documentation).
+pub const FALLBACK: Duration = Duration::from_secs(5);
+
+enum Phase {
+    Enqueued,
+    Running {
+        start: u64,
+    },
+    Known {
+        demand: Demand,
+    },
+    Final {
+        /// Emulated end, whole cycles.
+        end: u64,
+        segments: Vec<Segment>,
+    },
+}
+
+struct Entry {
+    id: u64,
+    /// The launch's event (set just after `clEnqueue*` created it).
+    event: Option<Weak<Event>>,
+    phase: Phase,
+}
+
+impl Entry {
+    /// Whether its command's event has ended (a dropped event has).
+    fn event_ended(&self) -> bool {
+        match &self.event {
+            None => false,
+            Some(w) => w.upgrade().is_none_or(|e| e.status() <= CL_COMPLETE),
+        }
+    }
+
+    /// Whether an Enqueued launch is about to start: its event is submitted or running (or
+    /// not attached yet: the host thread is still in `clEnqueue*`).
+    fn about_to_start(&self) -> bool {
+        match &self.event {
+            None => true,
+            Some(w) => w
+                .upgrade()
+                .is_some_and(|e| matches!(e.status(), CL_SUBMITTED | CL_RUNNING)),
+        }
+    }
+}
+
+#[derive(Default)]
+struct State {
+    next_id: u64,
+    entries: Vec<Entry>,
+    /// Runs waiting in [`Ledger::finish`] (each counted once in the device's `busy`).
+    finalizing: usize,
+}
+
+/// The run ledger of one device.
+#[derive(Default)]
+pub struct Ledger {
+    state: Mutex<State>,
+    cond: Condvar,
+}
+
+/// A launch's place in its device's ledger; dropping it removes an entry that did not become
+/// final (a command that never ran, a failed or untimed run).
+pub struct Ticket {
+    ledger: Arc<Ledger>,
+    id: u64,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut st = self.ledger.state.lock();
+        st.entries
+            .retain(|e| e.id != self.id || matches!(e.phase, Phase::Final { .. }));
+        drop(st);
+        self.ledger.cond.notify_all();
+    }
+}
+
+/// What the host and the device are doing, sampled while a run waits to finalise.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Sample {
+    /// The candidate end (whole cycles).
+    end: u64,
+    /// The device's activity progress, when condition 1 holds only because every running
+    /// kernel is blocked (it must then not move between samples).
+    progress: Option<u64>,
+}
+
+/// One evaluation of a waiting run.
+struct Eval {
+    end: u64,
+    cycles: u64,
+    segments: Vec<Segment>,
+    /// Conditions 1-4 hold.
+    ready: bool,
+    sample: Sample,
+}
+
+impl Ledger {
+    pub fn new() -> Arc<Ledger> {
+        Arc::new(Ledger::default())
+    }
+
+    /// A new launch (`clEnqueueNDRangeKernel`, `clEnqueueTask`).
+    pub fn enqueue(self: &Arc<Self>) -> Ticket {
+        let mut st = self.state.lock();
+        let id = st.next_id;
+        st.next_id += 1;
+        st.entries.push(Entry {
+            id,
+            event: None,
+            phase: Phase::Enqueued,
+        });
+        Ticket {
+            ledger: self.clone(),
+            id,
+        }
+    }
+
+    /// Entries in the ledger (tests, diagnostics).
+    pub fn len(&self) -> usize {
+        self.state.lock().entries.len()
+    }
+
+    /// Whether the ledger is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn with_entry(&self, t: &Ticket, f: impl FnOnce(&mut Entry)) {
+        let mut st = self.state.lock();
+        if let Some(e) = st.entries.iter_mut().find(|e| e.id == t.id) {
+            f(e);
+        }
+        drop(st);
+        self.cond.notify_all();
+    }
+
+    /// The launch's event, once `clEnqueue*` made it.
+    pub fn attach(&self, t: &Ticket, ev: &Arc<Event>) {
+        self.with_entry(t, |e| e.event = Some(Arc::downgrade(ev)));
+    }
+
+    /// The run starts at emulated cycle `start`.
+    pub fn start(&self, t: &Ticket, start: u64) {
+        self.with_entry(t, |e| e.phase = Phase::Running { start });
+    }
+
+    /// The run has no timing (no static analysis) or failed: it shares nothing.
+    pub fn forget(&self, t: &Ticket) {
+        let mut st = self.state.lock();
+        st.entries.retain(|e| e.id != t.id);
+        drop(st);
+        self.cond.notify_all();
+    }
+
+    /// The run's functional execution ended with `demand` (its timing alone). Blocks until
+    /// its shared end is final; returns its duration in cycles (at least its time alone).
+    pub fn finish(&self, dev: &Device, t: &Ticket, demand: Demand) -> u64 {
+        let capacity = dev.board.global_bytes_per_cycle();
+        let mut st = self.state.lock();
+        let Some(i) = st.entries.iter().position(|e| e.id == t.id) else {
+            return sharing::alone_cycles(&demand, capacity);
+        };
+        st.entries[i].phase = Phase::Known { demand };
+        st.finalizing += 1;
+        // A run waiting here will end by itself: not a deadlock (device.rs DeadlockWatch).
+        dev.busy.fetch_add(1, Ordering::SeqCst);
+        self.cond.notify_all();
+        let since = Instant::now();
+        let mut last: Option<Sample> = None;
+        let cycles = loop {
+            let ev = self.evaluate(&mut st, dev, t.id);
+            let done = if since.elapsed() >= FALLBACK {
+                true
+            } else if ev.ready {
+                let alone = st.entries.len() == 1 && ev.sample.progress.is_none();
+                alone || last == Some(ev.sample)
+            } else {
+                false
+            };
+            if done {
+                if let Some(e) = st.entries.iter_mut().find(|e| e.id == t.id) {
+                    e.phase = Phase::Final {
+                        end: ev.end,
+                        segments: ev.segments,
+                    };
+                }
+                break ev.cycles;
+            }
+            last = ev.ready.then_some(ev.sample);
+            self.cond.wait_for(&mut st, POLL);
+        };
+        st.finalizing -= 1;
+        dev.busy.fetch_sub(1, Ordering::SeqCst);
+        drop(st);
+        self.cond.notify_all();
+        cycles
+    }
+
+    /// Times every Known run against the Final ones: run `id`'s end, duration and segments,
+    /// and whether conditions 1-4 of the module documentation hold for it.
+    fn evaluate(&self, st: &mut State, dev: &Device, id: u64) -> Eval {
+        let board = &dev.board;
+        let capacity = board.global_bytes_per_cycle();
+        // Prune Final runs no future run can overlap: ended (event too) before every start
+        // still to come (kernel starts never move back on a device) and before every unfinal
+        // run's start.
+        let floor = st
+            .entries
+            .iter()
+            .filter_map(|e| match e.phase {
+                Phase::Running { start } => Some(start),
+                Phase::Known { demand } => Some(demand.start),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(u64::MAX)
+            .min(board.ns_to_cycles(dev.kernel_start.load(Ordering::SeqCst)));
+        st.entries.retain(|e| match e.phase {
+            Phase::Final { end, .. } => !(end <= floor && e.event_ended()),
+            _ => true,
+        });
+        // Known runs in a canonical order (identical runs get identical results anyway).
+        let mut known: Vec<(Demand, u64)> = st
+            .entries
+            .iter()
+            .filter_map(|e| match e.phase {
+                Phase::Known { demand } => Some((demand, e.id)),
+                _ => None,
+            })
+            .collect();
+        known.sort_by_key(|&(d, _)| (d.start, d.pipeline, d.bytes));
+        let fixed: Vec<Segment> = st
+            .entries
+            .iter()
+            .filter_map(|e| match &e.phase {
+                Phase::Final { segments, .. } => Some(segments.iter().copied()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let demands: Vec<Demand> = known.iter().map(|&(d, _)| d).collect();
+        let shared = sharing::share(capacity, &fixed, &demands);
+        let ends: Vec<u64> = demands
+            .iter()
+            .zip(&shared)
+            .map(|(d, s)| d.start + s.cycles)
+            .collect();
+        let me = known.iter().position(|&(_, i)| i == id).unwrap_or(0);
+        let (end, cycles, segments) = (ends[me], shared[me].cycles, shared[me].segments.clone());
+
+        // Conditions 1-4.
+        let report = dev.activity.report();
+        let running: Vec<u64> = st
+            .entries
+            .iter()
+            .filter_map(|e| match e.phase {
+                Phase::Running { start } => Some(start),
+                _ => None,
+            })
+            .collect();
+        let enqueued: Vec<_> = report.enqueued().collect();
+        let all_blocked = !running.is_empty()
+            && enqueued.len() == running.len()
+            && enqueued.iter().all(|k| k.blocked.is_some());
+        let overlapping = running.iter().any(|&s| s < end);
+        let c1 = all_blocked || !overlapping;
+        let c2 = !st
+            .entries
+            .iter()
+            .any(|e| matches!(e.phase, Phase::Enqueued) && e.about_to_start())
+            && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
+        let c3 = ends.iter().all(|&e| e >= end)
+            && st.entries.iter().all(|e| match e.phase {
+                Phase::Final { end: f, .. } => f >= end || e.event_ended(),
+                _ => true,
+            });
+        let c4 = host_waiting() || virtual_now_ns() >= board.cycles_to_ns(end);
+        Eval {
+            end,
+            cycles,
+            segments,
+            ready: c1 && c2 && c3 && c4,
+            sample: Sample {
+                end,
+                progress: overlapping.then_some(report.progress),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tickets_leave_no_entry_behind() {
+        let l = Ledger::new();
+        let a = l.enqueue();
+        let b = l.enqueue();
+        l.start(&a, 10);
+        assert_eq!(l.len(), 2);
+        drop(a);
+        assert_eq!(l.len(), 1);
+        l.forget(&b);
+        assert!(l.is_empty());
+        drop(b);
+        assert!(l.is_empty());
+    }
+}
