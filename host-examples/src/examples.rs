@@ -135,6 +135,15 @@ pub const EXAMPLES: &[Example] = &[
                       through channels, with data-dependent loops",
     },
     Example {
+        name: "concurrent_bandwidth",
+        source: "concurrent_bandwidth.c",
+        kernels: &["concurrent_bandwidth.cl"],
+        needs_kernels: true,
+        description: "two memory-bound copies on two queues at once share the global memory \
+                      bandwidth (each about twice as long as alone); a compute-bound kernel \
+                      slows a copy only by what it uses; times from event profiling",
+    },
+    Example {
         name: "autorun",
         source: "autorun.c",
         kernels: &["autorun.cl"],

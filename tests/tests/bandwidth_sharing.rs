@@ -1,0 +1,108 @@
+//! Issue 5, "concurrent kernels share the bandwidth" (timing rule B4), end to end: the C host
+//! `concurrent_bandwidth` runs through the ICD loader; its kernel times come from
+//! `CL_PROFILING_COMMAND_START/END` (emulated device time) on the default board (25600 MB/s,
+//! 294 MHz).
+//!
+//! Expected figures (rule B4's fluid model, MODEL.md): a copy moves 128 bytes per cycle alone,
+//! so it is memory bound (87.07 B/cycle). Two copies started together get half the board each
+//! and take twice as long, using the whole board together. The scale kernel (II 1, 8 bytes
+//! per cycle) gets all it wants; a copy beside it gets the rest, 87.07 - 8 B/cycle, so it takes
+//! 87.07 / 79.07 = 1.10 times as long.
+
+use std::collections::BTreeMap;
+
+use fpgacl_tests::{example, run_example, Linkage};
+
+/// The default board's global memory bandwidth.
+const BOARD_MBPS: f64 = 25600.0;
+
+/// Runs the example once and returns its `key=value` figures.
+fn run_once() -> BTreeMap<String, f64> {
+    let ex = example("concurrent_bandwidth").expect("example listed");
+    let out = run_example(ex, &Linkage::IcdLoader);
+    let passed = out.success()
+        && out.fail_lines().is_empty()
+        && out.stdout.lines().any(|l| l.starts_with("PASS: "));
+    assert!(passed, "concurrent_bandwidth failed:\n{}", out.describe());
+    let figures: BTreeMap<String, f64> = out
+        .stdout
+        .lines()
+        .filter_map(|l| l.trim().split_once('='))
+        .filter_map(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
+        .collect();
+    eprintln!("{figures:#?}");
+    for key in [
+        "copy_bytes",
+        "copy_alone_ns",
+        "copy_after_ns",
+        "pair_a_ns",
+        "pair_b_ns",
+        "pair_span_ns",
+        "pair_mbps",
+        "scale_alone_ns",
+        "mixed_scale_ns",
+        "mixed_copy_ns",
+    ] {
+        assert!(figures.contains_key(key), "no {key} in\n{}", out.stdout);
+    }
+    figures
+}
+
+fn ratio_within(what: &str, got: f64, want: f64, tol: f64) {
+    assert!(
+        (got - want).abs() <= tol * want,
+        "{what}: {got:.4}, expected {want:.4} within {:.1}%",
+        tol * 100.0
+    );
+}
+
+#[test]
+fn concurrent_kernels_share_the_global_memory_bandwidth() {
+    let f = run_once();
+    let alone = f["copy_alone_ns"];
+    // A copy alone uses the whole board (memory bound), 1% for the fill and rounding.
+    ratio_within("copy alone MB/s", f["copy_alone_mbps"], BOARD_MBPS, 0.01);
+    // A copy after another (no overlap in emulated time) is unaffected: the same time.
+    assert_eq!(
+        f["copy_after_ns"], alone,
+        "a later copy took a different time"
+    );
+    // Two copies together: each about twice as long (2%), together at most the board.
+    ratio_within("copy A together / alone", f["pair_a_ns"] / alone, 2.0, 0.02);
+    ratio_within("copy B together / alone", f["pair_b_ns"] / alone, 2.0, 0.02);
+    assert!(
+        f["pair_mbps"] <= BOARD_MBPS * 1.001,
+        "the two copies used {} MB/s, more than the board's {BOARD_MBPS}",
+        f["pair_mbps"]
+    );
+    ratio_within("two copies' MB/s", f["pair_mbps"], BOARD_MBPS, 0.02);
+    // A compute-bound kernel is not slowed by a copy beside it (it gets the 8 B/cycle it
+    // wants) and slows the copy only by that: 87.07 / (87.07 - 8).
+    assert_eq!(
+        f["mixed_scale_ns"], f["scale_alone_ns"],
+        "the compute-bound kernel was slowed"
+    );
+    let cap = BOARD_MBPS / 294.0;
+    ratio_within(
+        "copy beside scale / alone",
+        f["mixed_copy_ns"] / alone,
+        cap / (cap - 8.0),
+        0.02,
+    );
+    assert!(f["mixed_copy_ns"] < f["pair_a_ns"]);
+
+    // Determinism: a second process gives the same durations, to the nanosecond.
+    let g = run_once();
+    for key in [
+        "copy_alone_ns",
+        "copy_after_ns",
+        "pair_a_ns",
+        "pair_b_ns",
+        "pair_span_ns",
+        "scale_alone_ns",
+        "mixed_scale_ns",
+        "mixed_copy_ns",
+    ] {
+        assert_eq!(f[key], g[key], "{key} differs between two runs");
+    }
+}
