@@ -8,11 +8,84 @@
 //! running enqueued kernel is blocked in both samples and the progress counter did not move,
 //! nothing on the device can unblock them, and the runtime calls [`Activity::abort_blocked`],
 //! which makes each blocked kernel stop with a `Deadlock` fault that names the channel and line.
+//!
+//! Timed executions (simulated clocks, rule F of `timing/MODEL.md`) also publish what the
+//! conservative decision of non-blocking channel operations needs ([`Activity::sim_floor`]):
+//! a lower bound of their clock while they run, the tick of a non-blocking operation they wait
+//! in, or that they are stuck in a blocking operation.
 
 use crate::fault::SourcePos;
-use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use parking_lot::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
+
+/// Process-wide signal of the conservative simulation: its epoch changes whenever a timed
+/// execution starts, ends or starts to wait, and whenever a FIFO that a timed execution waits
+/// on changes. [`Activity::sim_floor`] validates its scan with it; waiting non-blocking
+/// operations sleep until it changes.
+pub(crate) struct SimSignal {
+    epoch: AtomicU64,
+    sleepers: AtomicU32,
+    mx: Mutex<()>,
+    cv: Condvar,
+}
+
+pub(crate) static SIM: SimSignal = SimSignal {
+    epoch: AtomicU64::new(0),
+    sleepers: AtomicU32::new(0),
+    mx: parking_lot::const_mutex(()),
+    cv: Condvar::new(),
+};
+
+impl SimSignal {
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::SeqCst)
+    }
+    /// Changes the epoch and wakes the sleepers.
+    pub(crate) fn bump(&self) {
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _g = self.mx.lock();
+            self.cv.notify_all();
+        }
+    }
+    /// Sleeps until the epoch differs from `seen` (or `timeout` passes).
+    pub(crate) fn wait(&self, seen: u64, timeout: Duration) {
+        let mut g = self.mx.lock();
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        if self.epoch() == seen {
+            self.cv.wait_for(&mut g, timeout);
+        }
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Per-FIFO change counter for stuck waiters: counts the operations on the FIFO while a timed
+/// execution waits on it (so a scan can tell whether a recorded blocking wait is still stuck).
+#[derive(Debug, Default)]
+pub(crate) struct SimCell {
+    ops: AtomicU64,
+}
+
+impl SimCell {
+    pub(crate) fn ops(&self) -> u64 {
+        self.ops.load(Ordering::SeqCst)
+    }
+    pub(crate) fn touch(&self) {
+        self.ops.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// What a timed execution waits for (conservative decision of non-blocking operations).
+#[derive(Clone, Debug)]
+pub(crate) enum SimWait {
+    /// In a blocking FIFO operation; still stuck while its FIFO's `cell.ops() == seen`.
+    Stuck { cell: Arc<SimCell>, seen: u64 },
+    /// In a non-blocking operation at simulated tick `t` on a host-empty (read) or host-full
+    /// (write) FIFO, waiting for the decision.
+    Nb { t: u64 },
+}
 
 /// What a blocked kernel waits for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +123,13 @@ pub struct RunState {
     pub compute_id: [u32; 3],
     abort: AtomicBool,
     blocked: Mutex<Option<BlockedOn>>,
+    /// Runs with a simulated clock and takes part in the conservative decision of
+    /// non-blocking FIFO operations.
+    timed: bool,
+    /// Timed: a lower bound of the execution's clock (ticks), published at its FIFO operations.
+    clock: AtomicU64,
+    /// Timed: what it waits for, `None` while it runs.
+    sim: Mutex<Option<SimWait>>,
 }
 
 impl RunState {
@@ -63,6 +143,25 @@ impl RunState {
     }
     pub(crate) fn set_blocked(&self, b: Option<BlockedOn>) {
         *self.blocked.lock() = b;
+    }
+    /// Whether this execution has a simulated clock (and takes part in non-blocking decisions).
+    pub fn timed(&self) -> bool {
+        self.timed
+    }
+    /// Publishes a lower bound of the clock (monotone: clocks only advance).
+    #[inline]
+    pub(crate) fn publish_clock(&self, t: u64) {
+        if self.timed {
+            self.clock.store(t, Ordering::Relaxed);
+        }
+    }
+    /// Records what the execution waits for and signals the change.
+    pub(crate) fn set_sim(&self, w: Option<SimWait>) {
+        let waiting = w.is_some();
+        *self.sim.lock() = w;
+        if waiting {
+            SIM.bump();
+        }
     }
 }
 
@@ -126,6 +225,8 @@ pub struct Activity {
     next_id: AtomicU64,
     progress: AtomicU64,
     running: Mutex<Vec<Arc<RunState>>>,
+    /// Outstanding [`SimHold`]s: no non-blocking decision by the floor while > 0.
+    holds: AtomicU32,
 }
 
 impl Activity {
@@ -133,12 +234,25 @@ impl Activity {
         Arc::new(Activity::default())
     }
 
-    /// Registers an execution; it is removed when the guard drops.
+    /// Registers an execution without simulated time; it is removed when the guard drops.
     pub fn register(
         self: &Arc<Self>,
         kernel: &str,
         autorun: bool,
         compute_id: [u32; 3],
+    ) -> RunGuard {
+        self.register_timed(kernel, autorun, compute_id, None)
+    }
+
+    /// Registers an execution; `start_tick: Some(t)` for a timed execution whose simulated
+    /// clock starts at `t` and that takes part in the decision of non-blocking FIFO operations
+    /// (kernels that use channels or pipes, run with a clock).
+    pub fn register_timed(
+        self: &Arc<Self>,
+        kernel: &str,
+        autorun: bool,
+        compute_id: [u32; 3],
+        start_tick: Option<u64>,
     ) -> RunGuard {
         let st = Arc::new(RunState {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
@@ -147,9 +261,15 @@ impl Activity {
             compute_id,
             abort: AtomicBool::new(false),
             blocked: Mutex::new(None),
+            timed: start_tick.is_some(),
+            clock: AtomicU64::new(start_tick.unwrap_or(0)),
+            sim: Mutex::new(None),
         });
         self.running.lock().push(st.clone());
         self.bump();
+        if st.timed {
+            SIM.bump();
+        }
         RunGuard {
             activity: self.clone(),
             state: st,
@@ -181,6 +301,48 @@ impl Activity {
             })
             .collect();
         ActivityReport { progress, kernels }
+    }
+
+    /// Conservative lower bound (ticks) of the time of any FIFO element written or read from
+    /// now on by the timed executions of this device other than `me`: the minimum over running
+    /// executions of their published clock and over executions waiting in a non-blocking
+    /// operation of its tick. Executions stuck in a blocking operation do not count: they can
+    /// only resume through an operation of another execution, at or after its time (rule F).
+    /// `u64::MAX` when there is none. `None` when the scan saw the state change under it
+    /// (retry after [`SIM`] changes).
+    pub(crate) fn sim_floor(&self, me: &RunState) -> Option<u64> {
+        let e1 = SIM.epoch();
+        if self.holds.load(Ordering::SeqCst) > 0 {
+            return None;
+        }
+        let mut floor = u64::MAX;
+        for s in self.running.lock().iter() {
+            if !s.timed || std::ptr::eq(&**s, me) {
+                continue;
+            }
+            let running = match &*s.sim.lock() {
+                None => true,
+                Some(SimWait::Nb { t }) => {
+                    floor = floor.min(*t);
+                    false
+                }
+                Some(SimWait::Stuck { cell, seen }) => cell.ops() != *seen,
+            };
+            if running {
+                floor = floor.min(s.clock.load(Ordering::Relaxed));
+            }
+        }
+        (SIM.epoch() == e1).then_some(floor)
+    }
+
+    /// Holds back the decisions of non-blocking FIFO operations that wait for their partner
+    /// (they keep waiting) until the guard drops: for launching several timed kernels that
+    /// start at the same simulated time, so that none decides before the others exist.
+    pub fn hold_sim(self: &Arc<Self>) -> SimHold {
+        self.holds.fetch_add(1, Ordering::SeqCst);
+        SimHold {
+            activity: self.clone(),
+        }
     }
 
     /// Makes every blocked enqueued (non-autorun) execution stop with a `Deadlock` fault;
@@ -218,6 +380,18 @@ impl Activity {
     }
 }
 
+/// See [`Activity::hold_sim`].
+pub struct SimHold {
+    activity: Arc<Activity>,
+}
+
+impl Drop for SimHold {
+    fn drop(&mut self) {
+        self.activity.holds.fetch_sub(1, Ordering::SeqCst);
+        SIM.bump();
+    }
+}
+
 /// Keeps an execution registered; unregisters on drop.
 pub struct RunGuard {
     activity: Arc<Activity>,
@@ -238,5 +412,8 @@ impl Drop for RunGuard {
         }
         drop(r);
         self.activity.bump();
+        if self.state.timed {
+            SIM.bump();
+        }
     }
 }

@@ -10,11 +10,12 @@
 //! Waits block only the calling thread (each kernel that uses channels runs on its own thread),
 //! never spin, and wake up periodically to honour shutdown and deadlock aborts.
 
-use crate::activity::{Activity, BlockedOn, RunState};
+use crate::activity::{Activity, BlockedOn, RunState, SimCell, SimWait, SIM};
 use crate::fault::SourcePos;
 use crate::timing::TICKS_PER_CYCLE;
-use parking_lot::{Condvar, Mutex};
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How often a blocked wait re-checks its stop conditions.
@@ -34,6 +35,8 @@ pub struct Fifo {
     cap: usize,
     st: Mutex<State>,
     cv: Condvar,
+    /// Changes while timed executions wait on this FIFO (conservative non-blocking decisions).
+    sim: Arc<SimCell>,
 }
 
 /// A `clCreatePipe` object: a FIFO of `max_packets` packets of `packet_size` bytes.
@@ -47,6 +50,9 @@ struct State {
     writes: u64,
     reads: u64,
     waiters: u32,
+    /// Timed executions waiting on this FIFO (blocking or non-blocking): its operations then
+    /// signal [`SIM`].
+    sim_waiters: u32,
     /// Timing hook: simulated write tick of the element in each slot.
     tw: Vec<u64>,
     /// Timing hook: `tr[k % cap]` = simulated read tick of element k.
@@ -115,10 +121,12 @@ impl Fifo {
                 writes: 0,
                 reads: 0,
                 waiters: 0,
+                sim_waiters: 0,
                 tw: vec![0; cap],
                 tr: vec![0; cap],
             }),
             cv: Condvar::new(),
+            sim: Arc::default(),
         }
     }
 
@@ -163,6 +171,105 @@ impl Fifo {
         st.waiters -= 1;
     }
 
+    /// Wakes the waiters after a change; signals timed executions that wait on this FIFO.
+    #[inline]
+    fn changed(&self, st: &State) {
+        if st.waiters > 0 {
+            self.cv.notify_all();
+        }
+        if st.sim_waiters > 0 {
+            self.sim.touch();
+            SIM.bump();
+        }
+    }
+
+    /// A timed execution is (still) stuck in a blocking operation on this FIFO: records it
+    /// with the FIFO's current change count (called with the condition checked under the
+    /// lock). `rec`: the change count recorded so far (`None`: not registered yet).
+    fn sim_stuck(&self, st: &mut State, w: &Waiter<'_>, rec: &mut Option<u64>) {
+        if !w.run.timed() {
+            return;
+        }
+        if rec.is_none() {
+            st.sim_waiters += 1;
+        }
+        let seen = self.sim.ops();
+        if *rec != Some(seen) {
+            *rec = Some(seen);
+            w.run.set_sim(Some(SimWait::Stuck {
+                cell: self.sim.clone(),
+                seen,
+            }));
+        }
+    }
+
+    fn sim_leave(st: &mut State, w: &Waiter<'_>, rec: Option<u64>) {
+        if rec.is_some() {
+            st.sim_waiters -= 1;
+            w.run.set_sim(None);
+        }
+    }
+
+    /// A non-blocking operation of a timed execution at tick `now` found the FIFO empty (read)
+    /// or full (write) on the host: waits (host time) until the element or room is there
+    /// (`None`: decide by the timestamps) or until no execution can any more write an element
+    /// visible at `now` (read: floor + visibility lookahead > now) or read element k - depth
+    /// before `now` (write: floor >= now): `Some(NotReady)`. The floor is
+    /// [`Activity::sim_floor`]; when every execution waits, the smallest tick decides, so the
+    /// wait never deadlocks.
+    fn nb_wait(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        w: &Waiter<'_>,
+        now: u64,
+        write: bool,
+    ) -> Option<FifoOutcome> {
+        let lookahead = if write { 1 } else { self.nb_hop() };
+        st.sim_waiters += 1;
+        w.run.set_sim(Some(SimWait::Nb { t: now }));
+        let mut spins = 0u32;
+        let ready = |st: &State| if write { st.len < self.cap } else { st.len > 0 };
+        let out = loop {
+            if ready(st) {
+                break None;
+            }
+            if let Some(o) = w.stop() {
+                break Some(o);
+            }
+            let seen = SIM.epoch();
+            let floor = MutexGuard::unlocked(st, || w.activity.sim_floor(w.run));
+            if floor.is_some_and(|f| f.saturating_add(lookahead) > now) {
+                // An element (room) that arrived meanwhile is decided by its timestamp; one
+                // that arrives later cannot be visible at `now`.
+                break if ready(st) {
+                    None
+                } else {
+                    Some(FifoOutcome::NotReady)
+                };
+            }
+            if spins < SPINS {
+                spins += 1;
+                MutexGuard::unlocked(st, std::thread::yield_now);
+            } else {
+                MutexGuard::unlocked(st, || SIM.wait(seen, POLL));
+            }
+        };
+        st.sim_waiters -= 1;
+        w.run.set_sim(None);
+        out
+    }
+
+    /// Non-blocking reads see an element `nb_hop` ticks after its write: one cycle (depth > 0,
+    /// as blocking reads), one tick on a rendezvous (so that ties in simulated time are
+    /// decided alike whichever host thread comes first).
+    fn nb_hop(&self) -> u64 {
+        if self.depth > 0 {
+            TICKS_PER_CYCLE
+        } else {
+            1
+        }
+    }
+
     /// Writes one element (`src.len()` must equal the element size; extra bytes are ignored,
     /// missing bytes are zero).
     pub fn write(&self, src: &[u8], blocking: bool, w: &Waiter<'_>) -> FifoOutcome {
@@ -181,29 +288,46 @@ impl Fifo {
         w: &Waiter<'_>,
         now: u64,
     ) -> (FifoOutcome, u64) {
+        let timed = now != UNTIMED;
+        if timed {
+            w.run.publish_clock(now);
+        }
         let mut st = self.st.lock();
         let mut waited = false;
+        let mut sim = None;
         let mut spins = 0u32;
         while st.len == self.cap {
             if !blocking {
-                return (FifoOutcome::NotReady, now);
+                if !timed || !w.run.timed() {
+                    return (FifoOutcome::NotReady, now);
+                }
+                match self.nb_wait(&mut st, w, now, true) {
+                    Some(o) => return (o, now),
+                    None => continue,
+                }
             }
             if !waited {
                 waited = true;
                 w.begin(self, true);
             }
             if let Some(o) = w.stop() {
+                Self::sim_leave(&mut st, w, sim);
                 return (o, now);
+            }
+            if timed {
+                self.sim_stuck(&mut st, w, &mut sim);
             }
             self.wait(&mut st, &mut spins);
         }
         let k = st.writes as usize;
-        let freed = if self.depth > 0 && k >= self.cap {
+        let freed = if k >= self.cap && (self.depth > 0 || !blocking) {
             st.tr[k % self.cap]
         } else {
             0
         };
-        if !blocking && freed > now {
+        // Non-blocking: the slot must have been freed strictly before `now` (ties decide alike
+        // whichever host thread comes first; rule F).
+        if !blocking && k >= self.cap && freed >= now {
             return (FifoOutcome::NotReady, now);
         }
         let mut t = now.max(freed);
@@ -216,9 +340,7 @@ impl Fifo {
         st.len += 1;
         st.writes += 1;
         let seq = st.writes;
-        if st.waiters > 0 {
-            self.cv.notify_all();
-        }
+        self.changed(&st);
         if self.depth == 0 && blocking {
             while st.reads < seq {
                 if !waited {
@@ -226,15 +348,23 @@ impl Fifo {
                     w.begin(self, true);
                 }
                 if let Some(o) = w.stop() {
+                    Self::sim_leave(&mut st, w, sim);
                     return (o, now);
+                }
+                if timed {
+                    self.sim_stuck(&mut st, w, &mut sim);
                 }
                 self.wait(&mut st, &mut spins);
             }
             t = t.max(st.tr[k % self.cap]);
         }
+        Self::sim_leave(&mut st, w, sim);
         drop(st);
         if waited {
             w.end();
+            if timed {
+                w.run.publish_clock(t);
+            }
         }
         (FifoOutcome::Done { waited }, t)
     }
@@ -255,26 +385,41 @@ impl Fifo {
         w: &Waiter<'_>,
         now: u64,
     ) -> (FifoOutcome, u64) {
+        let timed = now != UNTIMED;
+        if timed {
+            w.run.publish_clock(now);
+        }
         let mut st = self.st.lock();
         let mut waited = false;
+        let mut sim = None;
         let mut spins = 0u32;
         while st.len == 0 {
             if !blocking {
-                return (FifoOutcome::NotReady, now);
+                if !timed || !w.run.timed() {
+                    return (FifoOutcome::NotReady, now);
+                }
+                match self.nb_wait(&mut st, w, now, false) {
+                    Some(o) => return (o, now),
+                    None => continue,
+                }
             }
             if !waited {
                 waited = true;
                 w.begin(self, false);
             }
             if let Some(o) = w.stop() {
+                Self::sim_leave(&mut st, w, sim);
                 return (o, now);
+            }
+            if timed {
+                self.sim_stuck(&mut st, w, &mut sim);
             }
             self.wait(&mut st, &mut spins);
         }
         let slot = st.head;
         let hop = if self.depth > 0 { TICKS_PER_CYCLE } else { 0 };
         let avail = st.tw[slot].saturating_add(hop);
-        if !blocking && avail > now {
+        if !blocking && st.tw[slot].saturating_add(self.nb_hop()) > now {
             return (FifoOutcome::NotReady, now);
         }
         let t = now.max(avail);
@@ -286,12 +431,14 @@ impl Fifo {
         st.head = (st.head + 1) % self.cap;
         st.len -= 1;
         st.reads += 1;
-        if st.waiters > 0 {
-            self.cv.notify_all();
-        }
+        self.changed(&st);
+        Self::sim_leave(&mut st, w, sim);
         drop(st);
         if waited {
             w.end();
+            if timed {
+                w.run.publish_clock(t);
+            }
         }
         (FifoOutcome::Done { waited }, t)
     }
@@ -359,6 +506,116 @@ mod tests {
             assert_eq!(u32::from_le_bytes(b), 7);
         });
         t.join().unwrap();
+    }
+
+    /// Runs `f` as a timed execution registered with `act` from `start` ticks on.
+    fn timed<R>(act: &Arc<Activity>, start: u64, f: impl FnOnce(&Waiter<'_>) -> R) -> R {
+        let g = act.register_timed("t", false, [0; 3], Some(start));
+        let stop = AtomicBool::new(false);
+        let pos = || None;
+        let w = Waiter {
+            run: g.state(),
+            activity: act,
+            shutdown: &stop,
+            pos: &pos,
+        };
+        f(&w)
+    }
+
+    const C: u64 = TICKS_PER_CYCLE;
+
+    /// A non-blocking read at cycle 100 on a host-empty FIFO whose writer is behind in
+    /// simulated time (cycle 0) but late on the host: it waits for the element (written at
+    /// cycle 10, visible at 11) instead of failing.
+    #[test]
+    fn nb_read_waits_for_a_writer_behind_in_simulated_time() {
+        let act = Activity::new();
+        let f = Arc::new(Fifo::new("c", 4, 4));
+        let hold = act.hold_sim();
+        let (f2, act2) = (f.clone(), act.clone());
+        let writer = std::thread::spawn(move || {
+            timed(&act2, 0, |w| {
+                std::thread::sleep(Duration::from_millis(30));
+                f2.write_at(&5u32.to_le_bytes(), true, w, 10 * C)
+            })
+        });
+        while act.report().kernels.is_empty() {
+            std::thread::yield_now();
+        }
+        drop(hold);
+        let mut b = [0u8; 4];
+        let got = timed(&act, 100 * C, |w| f.read_at(&mut b, false, w, 100 * C));
+        assert_eq!(got, (FifoOutcome::Done { waited: false }, 100 * C));
+        assert_eq!(u32::from_le_bytes(b), 5);
+        writer.join().unwrap();
+    }
+
+    /// The writer's clock is past the read (cycle 200 > 100): the read fails at once; a writer
+    /// that ends without writing makes it fail too.
+    #[test]
+    fn nb_read_fails_when_no_element_can_be_visible() {
+        let act = Activity::new();
+        let f = Arc::new(Fifo::new("c", 4, 4));
+        for (start, write) in [(200 * C, true), (0, false)] {
+            let hold = act.hold_sim();
+            let (f2, act2) = (f.clone(), act.clone());
+            let writer = std::thread::spawn(move || {
+                timed(&act2, start, |w| {
+                    std::thread::sleep(Duration::from_millis(30));
+                    if write {
+                        f2.write_at(&[1; 4], true, w, start);
+                    }
+                })
+            });
+            while act.report().kernels.is_empty() {
+                std::thread::yield_now();
+            }
+            drop(hold);
+            let mut b = [0u8; 4];
+            let got = timed(&act, 100 * C, |w| f.read_at(&mut b, false, w, 100 * C));
+            assert_eq!(got, (FifoOutcome::NotReady, 100 * C), "writer at {start}");
+            writer.join().unwrap();
+            // Empty the FIFO for the next case.
+            with_waiter(|w| while f.read(&mut b, false, w) != FifoOutcome::NotReady {});
+        }
+    }
+
+    /// A non-blocking write at cycle 100 on a host-full FIFO whose reader is behind (reads at
+    /// cycle 5) but late on the host: it waits and succeeds; with the reader at 150, it fails.
+    #[test]
+    fn nb_write_waits_for_a_reader_behind_in_simulated_time() {
+        for (rstart, ok) in [(5 * C, true), (150 * C, false)] {
+            let act = Activity::new();
+            let f = Arc::new(Fifo::new("c", 4, 1));
+            let hold = act.hold_sim();
+            let (f2, act2) = (f.clone(), act.clone());
+            let reader = std::thread::spawn(move || {
+                timed(&act2, rstart, |w| {
+                    std::thread::sleep(Duration::from_millis(30));
+                    let mut b = [0u8; 4];
+                    f2.read_at(&mut b, true, w, rstart).1
+                })
+            });
+            while act.report().kernels.is_empty() {
+                std::thread::yield_now();
+            }
+            drop(hold);
+            let got = timed(&act, 0, |w| {
+                assert_eq!(
+                    f.write_at(&[1; 4], true, w, 0),
+                    (FifoOutcome::Done { waited: false }, 0)
+                );
+                f.write_at(&[2; 4], false, w, 100 * C).0
+            });
+            let tr = reader.join().unwrap();
+            assert_eq!(tr, rstart.max(C), "read time");
+            let want = if ok {
+                FifoOutcome::Done { waited: false }
+            } else {
+                FifoOutcome::NotReady
+            };
+            assert_eq!(got, want, "reader at {rstart}");
+        }
     }
 
     #[test]

@@ -782,10 +782,14 @@ fn run_kernel(
             .unwrap_or(16),
         clock,
     };
-    let guard: RunGuard = inner.activity.register(
+    // Timed executions with channels/pipes take part in the conservative decision of
+    // non-blocking FIFO operations (rule F); the others cannot write or read their FIFOs in
+    // simulated time.
+    let guard: RunGuard = inner.activity.register_timed(
         &f.name,
         f.attrs.autorun,
         [cid[0] as u32, cid[1] as u32, cid[2] as u32],
+        clock.filter(|_| sequential).map(|c| c.start_tick),
     );
     let total = plan.total_groups();
     let nsites = module.sites.len();

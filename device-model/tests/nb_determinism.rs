@@ -1,0 +1,477 @@
+//! Non-blocking channel operations are decided in simulated time (rule F of
+//! `timing/MODEL.md`), never by host scheduling: a partner that lags behind in HOST time (held
+//! up in `printf`, heavy work that costs no cycles, CPU hogs, other worker counts) changes
+//! nothing in the counts of successful and failed non-blocking operations, the results, the
+//! counters and the emulated times.
+
+mod timing_util;
+
+use fpgacl_device_model::timing::{self, EvalOptions, KernelTiming};
+use fpgacl_device_model::*;
+use fpgacl_kernel_compiler::analysis::{self, Report};
+use fpgacl_kernel_compiler::ir::Module;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use timing_util::*;
+
+const NB_PAIR: &str = "#pragma OPENCL EXTENSION cl_intel_channels : enable\n\
+channel int c __attribute__((depth(4)));\n\
+// Slow in simulated time (the float product recurrence sets II > 1); prints every 64th value,\n\
+// which the test can hold up on the host.\n\
+__kernel void producer(__global const float *src, int n) {\n\
+  float p = 1.0f;\n\
+  for (int i = 0; i < n; i++) {\n\
+    p = p * src[i];\n\
+    if ((i & 63) == 0) printf(\"p%d\\n\", i);\n\
+    write_channel_intel(c, (int)p + i);\n\
+  }\n\
+}\n\
+// Cheap in simulated time (the fully unrolled chain costs no iteration), slow on the host.\n\
+__kernel void heavy_producer(__global const float *src, int n) {\n\
+  for (int i = 0; i < n; i++) {\n\
+    int x = i;\n\
+    #pragma unroll\n\
+    for (int j = 0; j < 2048; j++) x = x * 1103515245 + 12345;\n\
+    write_channel_intel(c, (x & 1) + i);\n\
+  }\n\
+}\n\
+__kernel void poller(__global int *out, int n) {\n\
+  int got = 0, fails = 0, sum = 0;\n\
+  while (got < n) {\n\
+    bool valid = false;\n\
+    int v = read_channel_nb_intel(c, &valid);\n\
+    if (valid) { got++; sum += v; } else { fails++; }\n\
+  }\n\
+  out[0] = fails;\n\
+  out[1] = sum;\n\
+}\n\
+__kernel void nb_writer(__global int *out, int n) {\n\
+  int sent = 0, fails = 0;\n\
+  while (sent < n) {\n\
+    bool ok = write_channel_nb_intel(c, sent * 3);\n\
+    if (ok) { sent++; } else { fails++; }\n\
+  }\n\
+  out[0] = fails;\n\
+}\n\
+__kernel void slow_reader(__global const float *src, __global float *dst, int n) {\n\
+  float p = 1.0f;\n\
+  for (int i = 0; i < n; i++) {\n\
+    int v = read_channel_intel(c);\n\
+    p = p * src[i] + (float)v;\n\
+    if ((i & 63) == 0) printf(\"r%d\\n\", i);\n\
+  }\n\
+  dst[0] = p;\n\
+}\n\
+__kernel void heavy_reader(__global const float *src, __global float *dst, int n) {\n\
+  int acc = 0;\n\
+  for (int i = 0; i < n; i++) {\n\
+    int x = read_channel_intel(c);\n\
+    #pragma unroll\n\
+    for (int j = 0; j < 2048; j++) x = x * 1103515245 + 12345;\n\
+    acc += x & 1;\n\
+  }\n\
+  dst[0] = (float)acc;\n\
+}\n";
+
+/// One program instance with a printf sink the test can hold (to stall a kernel on the host).
+struct Bench {
+    module: Arc<Module>,
+    report: Report,
+    board: Board,
+    inst: ProgramInstance,
+    sink: Arc<Mutex<Vec<u8>>>,
+}
+
+fn bench(src: &str, threads: usize) -> Bench {
+    let module = compile(src);
+    let board = Board::default_board();
+    let report = analysis::analyze(&module, &board.analysis_params());
+    let sink = Arc::new(Mutex::new(Vec::new()));
+    let inst = ProgramInstance::new(
+        module.clone(),
+        &board,
+        ExecConfig {
+            threads,
+            printf: PrintfSink::Capture(sink.clone()),
+            ..Default::default()
+        },
+    )
+    .expect("decodes");
+    Bench {
+        module,
+        report,
+        board,
+        inst,
+        sink,
+    }
+}
+
+impl Bench {
+    fn index(&self, name: &str) -> u32 {
+        self.module
+            .kernels
+            .iter()
+            .position(|k| k.name == name)
+            .expect("kernel") as u32
+    }
+    /// Runs a task with a simulated clock starting at cycle 0 and evaluates it.
+    fn timed(&self, name: &str, args: Vec<ArgBinding>) -> KernelTiming {
+        let rep = self.report.kernel(name).expect("report");
+        let model = timing::compute_model(&self.module, rep).expect("model");
+        let r = self
+            .inst
+            .run_timed(
+                &LaunchSpec::task(self.index(name), args),
+                &model.clock_plan(0),
+            )
+            .expect("runs");
+        timing::evaluate(
+            &self.module,
+            rep,
+            &self.board,
+            &r,
+            &EvalOptions {
+                end_tick: r.end_tick,
+                ..Default::default()
+            },
+        )
+        .expect("evaluates")
+    }
+}
+
+/// How the host disturbs a run.
+#[derive(Clone, Copy, Debug)]
+struct Disturb {
+    threads: usize,
+    /// Hold the printf sink (stalls the printing kernel on the host) this long, repeatedly.
+    hold_ms: u64,
+    /// Busy threads competing for the host's cores.
+    hogs: usize,
+}
+
+const DISTURBANCES: [Disturb; 5] = [
+    Disturb {
+        threads: 1,
+        hold_ms: 0,
+        hogs: 0,
+    },
+    Disturb {
+        threads: 4,
+        hold_ms: 0,
+        hogs: 0,
+    },
+    Disturb {
+        threads: 1,
+        hold_ms: 15,
+        hogs: 0,
+    },
+    Disturb {
+        threads: 4,
+        hold_ms: 5,
+        hogs: 2,
+    },
+    Disturb {
+        threads: 1,
+        hold_ms: 0,
+        hogs: 3,
+    },
+];
+
+type Job<'a> = Box<dyn FnOnce() -> KernelTiming + Send + 'a>;
+
+/// Runs the kernels (all from cycle 0) on their own threads while the host is disturbed.
+/// Non-blocking decisions are held back until every kernel is registered, as kernels
+/// launched at the same simulated time would be.
+fn disturbed(b: &Bench, d: Disturb, jobs: Vec<Job<'_>>) -> Vec<KernelTiming> {
+    let done = AtomicBool::new(false);
+    let hold = b.inst.activity().hold_sim();
+    let before = b.inst.activity().report().kernels.len();
+    let n = jobs.len();
+    std::thread::scope(|s| {
+        for _ in 0..d.hogs {
+            s.spawn(|| {
+                let mut x = 0u64;
+                while !done.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            });
+        }
+        if d.hold_ms > 0 {
+            let sink = b.sink.clone();
+            let done = &done;
+            s.spawn(move || {
+                let t0 = Instant::now();
+                while !done.load(Ordering::Relaxed) && t0.elapsed() < Duration::from_secs(20) {
+                    {
+                        let _g = sink.lock();
+                        std::thread::sleep(Duration::from_millis(d.hold_ms));
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+        }
+        let hs: Vec<_> = jobs.into_iter().map(|j| s.spawn(j)).collect();
+        let t0 = Instant::now();
+        while b.inst.activity().report().kernels.len() < before + n
+            && t0.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        drop(hold);
+        let r = hs.into_iter().map(|h| h.join().unwrap()).collect();
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+fn read_i32(m: &DeviceMemory, n: usize) -> Vec<i32> {
+    let mut v = vec![0u8; n * 4];
+    m.read(0, &mut v).unwrap();
+    v.chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// The fifo site of a kernel in a timing.
+fn fifo_counters<'t>(
+    b: &Bench,
+    t: &'t KernelTiming,
+    kernel: &str,
+) -> &'t fpgacl_profile_format::SiteCounters {
+    let ki = b.index(kernel);
+    let s = b
+        .module
+        .sites
+        .iter()
+        .find(|s| {
+            s.kernel == ki
+                && matches!(
+                    s.kind,
+                    fpgacl_kernel_compiler::ir::SiteKind::ChannelRead
+                        | fpgacl_kernel_compiler::ir::SiteKind::ChannelWrite
+                )
+        })
+        .unwrap();
+    t.site(s.id.0).unwrap()
+}
+
+/// Polls with non-blocking reads; the producer is slowed on the host.
+fn poll(producer: &str, n: usize, d: Disturb) -> (Vec<i32>, KernelTiming, KernelTiming) {
+    let b = bench(NB_PAIR, d.threads);
+    let src = buf(&(0..n)
+        .map(|i| 1.0 + (i % 3) as f32 * 1e-3)
+        .collect::<Vec<f32>>());
+    let out = buf(&[0i32; 2]);
+    let mut t = disturbed(
+        &b,
+        d,
+        vec![
+            Box::new(|| b.timed(producer, vec![ArgBinding::buffer(&src), val(n as i32)])),
+            Box::new(|| b.timed("poller", vec![ArgBinding::buffer(&out), val(n as i32)])),
+        ],
+    );
+    let tc = t.pop().unwrap();
+    let tp = t.pop().unwrap();
+    (read_i32(&out, 2), tp, tc)
+}
+
+fn check_same<T: PartialEq + std::fmt::Debug>(what: &str, runs: &[T]) {
+    for (i, r) in runs.iter().enumerate().skip(1) {
+        assert_eq!(
+            &runs[0], r,
+            "{what}: run {i} ({:?}) differs from run 0",
+            DISTURBANCES[i]
+        );
+    }
+}
+
+/// A producer slow in simulated time (II > 1) and held up on the host at its printf: the
+/// poller's failed reads are the simulated gaps between elements, whatever the host does.
+#[test]
+fn nb_reads_of_a_producer_held_up_on_the_host_are_deterministic() {
+    let n = 1500;
+    let runs: Vec<_> = DISTURBANCES
+        .iter()
+        .map(|&d| {
+            let t0 = Instant::now();
+            let r = poll("producer", n, d);
+            eprintln!(
+                "{d:?}: fails {} sum {} producer {} cycles, poller {} cycles, {:?}",
+                r.0[0],
+                r.0[1],
+                r.1.cycles,
+                r.2.cycles,
+                t0.elapsed()
+            );
+            r
+        })
+        .collect();
+    let (out, tp, tc) = &runs[0];
+    // Every element arrives; the poller fails while the producer's II > 1 keeps it waiting.
+    let b = bench(NB_PAIR, 1);
+    let ii = b.report.kernel("producer").unwrap().loops[0].ii as i64;
+    assert!(ii > 1, "producer II {ii}");
+    assert!(
+        out[0] as i64 >= (n as i64 - 1) * (ii - 1) / 2,
+        "fails {} for II {ii}",
+        out[0]
+    );
+    let read = fifo_counters(&b, tc, "poller");
+    assert_eq!(read.requests, n as u64, "successful reads");
+    assert!(tp.cycles > 0 && tc.cycles > 0);
+    check_same("poller with a held-up producer", &runs);
+}
+
+/// A producer cheap in simulated time (II 1, a fully unrolled chain) but slow on the host:
+/// the poller rarely fails in simulated time although it is far ahead on the host.
+#[test]
+fn nb_reads_of_a_producer_slow_on_the_host_are_deterministic() {
+    let n = 600;
+    let runs: Vec<_> = DISTURBANCES
+        .iter()
+        .map(|&d| {
+            let t0 = Instant::now();
+            let r = poll("heavy_producer", n, d);
+            eprintln!(
+                "{d:?}: fails {} sum {} producer {} cycles, poller {} cycles, {:?}",
+                r.0[0],
+                r.0[1],
+                r.1.cycles,
+                r.2.cycles,
+                t0.elapsed()
+            );
+            r
+        })
+        .collect();
+    let b = bench(NB_PAIR, 1);
+    let rep = b.report.kernel("heavy_producer").unwrap();
+    eprintln!("heavy_producer loops: {:?}", rep.loops);
+    // The simulated gap between elements is the producer's II: the poller's failures stay
+    // below a few per element, not the thousands of host-time polls per element.
+    let ii = rep.loops[0].ii as i32;
+    assert!(
+        runs[0].0[0] <= (n as i32) * ii + 16,
+        "fails {}",
+        runs[0].0[0]
+    );
+    check_same("poller with a slow producer", &runs);
+}
+
+/// Non-blocking writes into a FIFO whose reader is slow in simulated time and held up on the
+/// host (printf), or slow on the host only (heavy unrolled work).
+#[test]
+fn nb_writes_to_a_reader_held_up_on_the_host_are_deterministic() {
+    let n = 1200;
+    for reader in ["slow_reader", "heavy_reader"] {
+        let runs: Vec<_> = DISTURBANCES
+            .iter()
+            .map(|&d| {
+                let b = bench(NB_PAIR, d.threads);
+                let src = buf(&vec![1.0f32; n]);
+                let dst = buf(&[0.0f32; 1]);
+                let out = buf(&[0i32; 1]);
+                let t0 = Instant::now();
+                let mut t = disturbed(
+                    &b,
+                    d,
+                    vec![
+                        Box::new(|| {
+                            b.timed("nb_writer", vec![ArgBinding::buffer(&out), val(n as i32)])
+                        }),
+                        Box::new(|| {
+                            b.timed(
+                                reader,
+                                vec![
+                                    ArgBinding::buffer(&src),
+                                    ArgBinding::buffer(&dst),
+                                    val(n as i32),
+                                ],
+                            )
+                        }),
+                    ],
+                );
+                let tr = t.pop().unwrap();
+                let tw = t.pop().unwrap();
+                let fails = read_i32(&out, 1)[0];
+                eprintln!(
+                    "{reader} {d:?}: write fails {fails}, writer {} cycles, reader {} cycles, {:?}",
+                    tw.cycles,
+                    tr.cycles,
+                    t0.elapsed()
+                );
+                (fails, read_i32(&dst, 1), tw, tr)
+            })
+            .collect();
+        if reader == "slow_reader" {
+            assert!(runs[0].0 > n as i32, "a slow reader makes writes fail");
+        }
+        check_same(reader, &runs);
+    }
+}
+
+/// The guide's `unoptimized3` (non-blocking reads of three channels, counting `num_bytes`)
+/// between a source writing the inputs with non-blocking writes and a sink polling the output:
+/// identical counters across runs, worker counts and host disturbances.
+#[test]
+fn guide_unoptimized3_pair_is_deterministic() {
+    let guide = include_str!("../../kernel-compiler/tests/corpus/ok/guide_nb_channels.cl");
+    let src = format!(
+        "{guide}\n\
+         __kernel void source(__global int *drops, int n) {{\n\
+           int lost = 0;\n\
+           for (int i = 0; i < n; i++) {{\n\
+             bool ok = write_channel_nb_intel(CH_DATA_IN[i % NUM_CH], (uchar)i);\n\
+             if (!ok) lost++;\n\
+           }}\n\
+           drops[0] = lost;\n\
+         }}\n\
+         __kernel void sink(__global int *got, int polls) {{\n\
+           int count = 0, sum = 0;\n\
+           for (int i = 0; i < polls; i++) {{\n\
+             bool valid = false;\n\
+             uchar v = read_channel_nb_intel(CH_DATA_OUT, &valid);\n\
+             if (valid) {{ count++; sum += v; }}\n\
+           }}\n\
+           got[0] = count;\n\
+           got[1] = sum;\n\
+         }}\n"
+    );
+    let runs: Vec<_> = DISTURBANCES
+        .iter()
+        .map(|&d| {
+            let b = bench(&src, d.threads);
+            let drops = buf(&[0i32; 1]);
+            let got = buf(&[0i32; 2]);
+            let t0 = Instant::now();
+            let mut t = disturbed(
+                &b,
+                d,
+                vec![
+                    Box::new(|| b.timed("source", vec![ArgBinding::buffer(&drops), val(600i32)])),
+                    Box::new(|| b.timed("unoptimized", vec![])),
+                    Box::new(|| b.timed("sink", vec![ArgBinding::buffer(&got), val(8192i32)])),
+                ],
+            );
+            let tk = t.pop().unwrap();
+            let tm = t.pop().unwrap();
+            let ts = t.pop().unwrap();
+            let (lost, out) = (read_i32(&drops, 1)[0], read_i32(&got, 2));
+            eprintln!(
+                "{d:?}: source lost {lost}, sink got {out:?}, cycles {} {} {}, {:?}",
+                ts.cycles,
+                tm.cycles,
+                tk.cycles,
+                t0.elapsed()
+            );
+            (lost, out, ts, tm, tk)
+        })
+        .collect();
+    let b = bench(&src, 1);
+    assert_eq!(b.report.kernel("unoptimized").unwrap().loops[0].ii, 7);
+    let (lost, out, ..) = &runs[0];
+    assert!(*lost > 0 && *lost < 600, "some inputs are dropped: {lost}");
+    assert!(out[0] > 0 && out[0] <= 128, "outputs {out:?}");
+    check_same("unoptimized3 pair", &runs);
+}
