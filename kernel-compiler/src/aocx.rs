@@ -17,8 +17,10 @@
 //! | 24 | n | payload: [`Aocx`] encoded with bincode 2 (standard configuration, serde) |
 //!
 //! A reader accepts any minor version of its major version: newer minors may only append
-//! fields, and trailing payload bytes are ignored.
+//! fields, and trailing payload bytes are ignored. Version 1.1 appended [`Aocx::kind`] and
+//! [`Aocx::units`] (separate compilation); a 1.0 file reads as an executable without units.
 
+use crate::link::Unit;
 use crate::preprocess::MapResolver;
 use crate::source::{FileId, SourceMap};
 use serde::{Deserialize, Serialize};
@@ -29,13 +31,37 @@ pub const MAGIC: [u8; 8] = *b"FPGACLX\0";
 /// Format major version: a reader rejects other majors.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Format minor version.
-pub const FORMAT_MINOR: u16 = 0;
+pub const FORMAT_MINOR: u16 = 1;
 const HEADER_LEN: usize = 24;
 /// Largest payload accepted (protects against absurd lengths in damaged files).
 const MAX_PAYLOAD: usize = 1 << 30;
 
+/// What an `.aocx` holds (`CL_PROGRAM_BINARY_TYPE`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinaryKind {
+    /// An executable: built from [`Aocx::main_files`] with [`Aocx::options`], or, when
+    /// [`Aocx::units`] is not empty, linked from those units with the link options.
+    #[default]
+    Executable,
+    /// A compiled object (`clCompileProgram`): one unit.
+    Object,
+    /// A library (`clLinkProgram -create-library`).
+    Library,
+}
+
+/// Contents of format 1.0 (read for compatibility).
+#[derive(Deserialize)]
+struct AocxV10 {
+    fpgacl_version: String,
+    options: String,
+    board: String,
+    sources: SourceMap,
+    main_files: Vec<FileId>,
+    report: Vec<u8>,
+}
+
 /// Contents of an `.aocx`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Aocx {
     /// Version of fpgacl that wrote the file (`CARGO_PKG_VERSION`).
     pub fpgacl_version: String,
@@ -50,6 +76,12 @@ pub struct Aocx {
     pub main_files: Vec<FileId>,
     /// Static report produced by the analysis (opaque bytes, typically JSON).
     pub report: Vec<u8>,
+    /// Executable, compiled object or library (format 1.1).
+    pub kind: BinaryKind,
+    /// The compilation units of an object, a library or a linked executable, each with its
+    /// own options, files and preprocessed tokens (format 1.1; empty for a program built from
+    /// source in one step).
+    pub units: Vec<Unit>,
 }
 
 impl Aocx {
@@ -68,6 +100,29 @@ impl Aocx {
             sources,
             main_files,
             report,
+            kind: BinaryKind::Executable,
+            units: Vec::new(),
+        }
+    }
+
+    /// The container of a compiled object, a library or a linked executable: its units
+    /// (the first unit's files are also stored as [`Aocx::sources`] for tools that list them).
+    pub fn with_units(
+        kind: BinaryKind,
+        options: impl Into<String>,
+        board: impl Into<String>,
+        units: Vec<Unit>,
+    ) -> Self {
+        let sources = units.first().map(|u| u.sources.clone()).unwrap_or_default();
+        let main_files = if sources.files.is_empty() {
+            vec![]
+        } else {
+            vec![FileId(0)]
+        };
+        Aocx {
+            kind,
+            units,
+            ..Aocx::new(options, board, sources, main_files, Vec::new())
         }
     }
 
@@ -166,14 +221,55 @@ pub fn read(bytes: &[u8]) -> Result<Aocx, AocxError> {
     if stored != computed {
         return Err(AocxError::ChecksumMismatch { stored, computed });
     }
-    let (a, _used): (Aocx, usize) = bincode::serde::decode_from_slice(payload, config())
-        .map_err(|e| AocxError::Corrupt(e.to_string()))?;
+    let decoded: Result<(Aocx, usize), _> = bincode::serde::decode_from_slice(payload, config());
+    let a = match decoded {
+        Ok((a, _used)) => a,
+        // Format 1.0 ends before the fields 1.1 appended.
+        Err(e) if minor == 0 => {
+            let (v, _used): (AocxV10, usize) = bincode::serde::decode_from_slice(payload, config())
+                .map_err(|_| AocxError::Corrupt(e.to_string()))?;
+            Aocx {
+                fpgacl_version: v.fpgacl_version,
+                options: v.options,
+                board: v.board,
+                sources: v.sources,
+                main_files: v.main_files,
+                report: v.report,
+                kind: BinaryKind::Executable,
+                units: Vec::new(),
+            }
+        }
+        Err(e) => return Err(AocxError::Corrupt(e.to_string())),
+    };
     let nfiles = a.sources.files.len();
     if let Some(bad) = a.main_files.iter().find(|f| f.0 as usize >= nfiles) {
         return Err(AocxError::Corrupt(format!(
             "main file {} is not among the {nfiles} stored files",
             bad.0
         )));
+    }
+    if matches!(a.kind, BinaryKind::Object | BinaryKind::Library) && a.units.is_empty() {
+        return Err(AocxError::Corrupt(
+            "a compiled object or library without compilation units".into(),
+        ));
+    }
+    for (k, u) in a.units.iter().enumerate() {
+        let n = u.sources.files.len();
+        if n == 0 || u.tokens.iter().any(|t| t.loc.file.0 as usize >= n) {
+            return Err(AocxError::Corrupt(format!(
+                "compilation unit {} refers to files it does not hold",
+                k + 1
+            )));
+        }
+        if !matches!(
+            u.tokens.last().map(|t| &t.kind),
+            Some(crate::token::TokenKind::Eof)
+        ) {
+            return Err(AocxError::Corrupt(format!(
+                "compilation unit {} is truncated",
+                k + 1
+            )));
+        }
     }
     Ok(a)
 }
@@ -228,12 +324,15 @@ mod tests {
         v[8] = 2;
         assert_eq!(
             read(&v),
-            Err(AocxError::UnsupportedVersion { major: 2, minor: 0 })
+            Err(AocxError::UnsupportedVersion {
+                major: 2,
+                minor: FORMAT_MINOR
+            })
         );
         assert!(read(&v)
             .unwrap_err()
             .to_string()
-            .contains("version 2.0 is not supported"));
+            .contains(&format!("version 2.{FORMAT_MINOR} is not supported")));
         let mut v = bytes.clone();
         let last = v.len() - 1;
         v[last] ^= 0x55;
@@ -281,6 +380,74 @@ mod tests {
         let mut a = sample();
         a.main_files = vec![FileId(9)];
         assert!(matches!(read(&write(&a)), Err(AocxError::Corrupt(_))));
+    }
+
+    #[test]
+    fn format_1_0_reads_as_an_executable() {
+        #[derive(Serialize)]
+        struct V10<'a> {
+            fpgacl_version: &'a str,
+            options: &'a str,
+            board: &'a str,
+            sources: &'a SourceMap,
+            main_files: &'a [FileId],
+            report: &'a [u8],
+        }
+        let a = sample();
+        let old = V10 {
+            fpgacl_version: &a.fpgacl_version,
+            options: &a.options,
+            board: &a.board,
+            sources: &a.sources,
+            main_files: &a.main_files,
+            report: &a.report,
+        };
+        let payload = bincode::serde::encode_to_vec(&old, bincode::config::standard()).unwrap();
+        let mut v = Vec::new();
+        v.extend_from_slice(&MAGIC);
+        v.extend_from_slice(&1u16.to_le_bytes());
+        v.extend_from_slice(&0u16.to_le_bytes());
+        v.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        v.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        v.extend_from_slice(&payload);
+        let b = read(&v).unwrap();
+        assert_eq!(b, a);
+        assert_eq!(b.kind, BinaryKind::Executable);
+    }
+
+    #[test]
+    fn objects_round_trip_and_damaged_units_are_rejected() {
+        let out = crate::link::compile(
+            &[crate::SourceFile {
+                name: "k.cl".into(),
+                text: "#include \"h.h\"\nkernel void k(global int *p) { *p = H; }\n".into(),
+            }],
+            "-D Q=1",
+            &[crate::SourceFile {
+                name: "h.h".into(),
+                text: "#define H 3\n".into(),
+            }],
+        )
+        .unwrap();
+        let obj = out.object.unwrap();
+        let a = Aocx::with_units(BinaryKind::Object, "-D Q=1", "a10gx", obj.units.clone());
+        let b = read(&write(&a)).unwrap();
+        assert_eq!(b, a);
+        assert_eq!(b.kind, BinaryKind::Object);
+        assert_eq!(b.units, obj.units);
+        assert_eq!(b.sources.name(FileId(0)), "k.cl");
+        // A token pointing outside its unit's files.
+        let mut bad = a.clone();
+        bad.units[0].tokens[0].loc.file = FileId(7);
+        assert!(matches!(read(&write(&bad)), Err(AocxError::Corrupt(_))));
+        // Truncated token stream.
+        let mut bad = a.clone();
+        bad.units[0].tokens.pop();
+        assert!(matches!(read(&write(&bad)), Err(AocxError::Corrupt(_))));
+        // An object without units.
+        let mut bad = a;
+        bad.units.clear();
+        assert!(matches!(read(&write(&bad)), Err(AocxError::Corrupt(_))));
     }
 
     #[test]

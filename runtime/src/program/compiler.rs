@@ -1,10 +1,12 @@
-//! The one place the runtime calls the OpenCL C compiler and the `.aocx` container
-//! (`fpgacl_kernel_compiler::build`, `build_with` and `aocx::{write, read}`).
+//! The one place the runtime calls the OpenCL C compiler, the linker and the `.aocx` container
+//! (`fpgacl_kernel_compiler::build`, `build_with`, `link::{compile, link}` and
+//! `aocx::{write, read}`).
 
 use std::sync::Arc;
 
-use fpgacl_kernel_compiler::aocx::{self, Aocx};
+use fpgacl_kernel_compiler::aocx::{self, Aocx, BinaryKind};
 use fpgacl_kernel_compiler::ir::Module;
+use fpgacl_kernel_compiler::link::{self, LinkError, Object, ObjectKind};
 use fpgacl_kernel_compiler::options::BuildOptions;
 use fpgacl_kernel_compiler::{BuildError, FileId, SourceFile};
 
@@ -38,8 +40,48 @@ pub fn build(sources: &[SourceFile], options: &str) -> Result<Built, BuildFailur
     })
 }
 
-/// Serialises a built program into an `.aocx` binary: its sources (with every included
-/// file) and options, from which [`read_binary`] rebuilds it.
+/// Result of `clCompileProgram`: the object (None when the unit has errors) and the log.
+pub struct Compiled {
+    pub object: Option<Arc<Object>>,
+    pub log: String,
+}
+
+/// Compiles one unit with its own options and embedded headers (`clCompileProgram`).
+pub fn compile(
+    sources: &[SourceFile],
+    options: &str,
+    headers: &[SourceFile],
+) -> Result<Compiled, BuildFailure> {
+    let out = link::compile(sources, options, headers)?;
+    Ok(Compiled {
+        object: out.object,
+        log: out.log,
+    })
+}
+
+/// Result of `clLinkProgram`: the executable (None for a library or a failed link), the units
+/// of the result (None when the link failed) and the log.
+pub struct Linked {
+    pub module: Option<Arc<Module>>,
+    pub object: Option<Arc<Object>>,
+    pub log: String,
+}
+
+/// Links objects and libraries by symbol (`clLinkProgram`); `Err` with a message for invalid
+/// link options.
+pub fn link(inputs: &[&Object], options: &str) -> Result<Linked, String> {
+    match link::link(inputs, options) {
+        Ok(out) => Ok(Linked {
+            module: out.module,
+            object: out.object,
+            log: out.log,
+        }),
+        Err(e @ (LinkError::InvalidOptions(_) | LinkError::NoInputs)) => Err(e.to_string()),
+    }
+}
+
+/// Serialises a program built from source into an `.aocx` binary: its sources (with every
+/// included file) and options, from which [`read_binary`] rebuilds it.
 pub fn write_binary(module: &Module, options: &str, board: &str) -> Vec<u8> {
     let main = if module.sources.files.is_empty() {
         Vec::new()
@@ -55,10 +97,83 @@ pub fn write_binary(module: &Module, options: &str, board: &str) -> Vec<u8> {
     ))
 }
 
-/// Reads an `.aocx` binary and rebuilds its program; `Err` with a message if the bytes are
-/// not a valid `.aocx` or the program in it does not build.
-pub fn read_binary(bytes: &[u8]) -> Result<(Arc<Module>, String), String> {
+/// Serialises a compiled object, a library or a linked executable (`executable`) into an
+/// `.aocx` binary: its units, each with its own options and preprocessed tokens, and the
+/// options of the program (compile options of an object, link options otherwise).
+pub fn write_units_binary(
+    object: &Object,
+    executable: bool,
+    options: &str,
+    board: &str,
+) -> Vec<u8> {
+    let kind = match (executable, object.kind) {
+        (true, _) => BinaryKind::Executable,
+        (false, ObjectKind::Object) => BinaryKind::Object,
+        (false, ObjectKind::Library) => BinaryKind::Library,
+    };
+    aocx::write(&Aocx::with_units(
+        kind,
+        options,
+        board,
+        object.units.clone(),
+    ))
+}
+
+/// What an `.aocx` binary holds.
+pub enum Loaded {
+    /// An executable (rebuilt from its sources or linked again from its units).
+    Executable {
+        module: Arc<Module>,
+        options: String,
+        /// The units of a linked executable.
+        object: Option<Arc<Object>>,
+    },
+    /// A compiled object or a library.
+    Object {
+        object: Arc<Object>,
+        options: String,
+    },
+}
+
+/// Reads an `.aocx` binary; an executable is rebuilt (or linked again). `Err` with a message
+/// if the bytes are not a valid `.aocx` or the program in it does not build.
+pub fn read_binary(bytes: &[u8]) -> Result<Loaded, String> {
     let a = aocx::read(bytes).map_err(|e| e.to_string())?;
+    match a.kind {
+        BinaryKind::Object | BinaryKind::Library => {
+            let kind = if a.kind == BinaryKind::Object {
+                ObjectKind::Object
+            } else {
+                ObjectKind::Library
+            };
+            return Ok(Loaded::Object {
+                object: Arc::new(Object {
+                    kind,
+                    units: a.units,
+                }),
+                options: a.options,
+            });
+        }
+        BinaryKind::Executable if !a.units.is_empty() => {
+            let object = Arc::new(Object {
+                kind: ObjectKind::Object,
+                units: a.units,
+            });
+            let out = link::link(&[object.as_ref()], &a.options).map_err(|e| e.to_string())?;
+            return match out.module {
+                Some(module) => Ok(Loaded::Executable {
+                    module,
+                    options: a.options,
+                    object: Some(object),
+                }),
+                None => Err(format!(
+                    "the program in the .aocx file does not link:\n{}",
+                    out.log
+                )),
+            };
+        }
+        BinaryKind::Executable => {}
+    }
     let include_dirs = BuildOptions::parse(&a.options)
         .map(|o| o.include_dirs)
         .unwrap_or_default();
@@ -74,7 +189,11 @@ pub fn read_binary(bytes: &[u8]) -> Result<(Arc<Module>, String), String> {
     let out = fpgacl_kernel_compiler::build_with(&mains, &a.options, &resolver)
         .map_err(|e| e.to_string())?;
     match out.module {
-        Some(m) => Ok((m, a.options)),
+        Some(module) => Ok(Loaded::Executable {
+            module,
+            options: a.options,
+            object: None,
+        }),
         None => Err(format!(
             "the program in the .aocx file does not build:\n{}",
             out.log

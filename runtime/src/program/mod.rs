@@ -10,6 +10,7 @@ use std::sync::Arc;
 use fpgacl_device_model::{ExecConfig, ProgramInstance};
 use fpgacl_kernel_compiler::analysis::{self, Report};
 use fpgacl_kernel_compiler::ir::Module;
+use fpgacl_kernel_compiler::link::{LinkOptions, Object, ObjectKind};
 use fpgacl_kernel_compiler::SourceFile;
 use parking_lot::Mutex;
 
@@ -29,6 +30,9 @@ pub struct BuildState {
     pub log: String,
     pub binary_type: cl_program_binary_type,
     pub module: Option<Arc<Module>>,
+    /// The compilation units of a compiled object, a library or a linked executable (what
+    /// `clLinkProgram` links and what their binaries keep).
+    pub object: Option<Arc<Object>>,
 }
 
 /// An OpenCL program.
@@ -38,8 +42,6 @@ pub struct Program {
     /// Source files (one per string given to `clCreateProgramWithSource`, or the inputs of a
     /// link); empty for a program created from a binary.
     pub sources: Vec<SourceFile>,
-    /// Embedded headers given to `clCompileProgram` (include name, text).
-    headers: Mutex<Vec<SourceFile>>,
     state: Mutex<BuildState>,
     building: Mutex<()>,
     /// Number of kernel objects alive (a program with kernels cannot be rebuilt).
@@ -59,24 +61,8 @@ fn default_state() -> BuildState {
         log: String::new(),
         binary_type: CL_PROGRAM_BINARY_TYPE_NONE,
         module: None,
+        object: None,
     }
-}
-
-/// Options understood by the runtime itself (removed before the compiler sees them).
-fn split_options(options: &str) -> (String, bool) {
-    let mut library = false;
-    let rest: Vec<&str> = options
-        .split_whitespace()
-        .filter(|o| {
-            if *o == "-create-library" {
-                library = true;
-                false
-            } else {
-                !matches!(*o, "-enable-link-options")
-            }
-        })
-        .collect();
-    (rest.join(" "), library)
 }
 
 impl Program {
@@ -99,7 +85,6 @@ impl Program {
             context: context.clone(),
             devices: context.devices.clone(),
             sources,
-            headers: Mutex::new(Vec::new()),
             state: Mutex::new(default_state()),
             building: Mutex::new(()),
             kernels: AtomicUsize::new(0),
@@ -121,9 +106,9 @@ impl Program {
         let mut loaded = None;
         for b in binaries {
             match compiler::read_binary(b) {
-                Ok(m) => {
+                Ok(l) => {
                     statuses.push(CL_SUCCESS);
-                    loaded.get_or_insert(m);
+                    loaded.get_or_insert(l);
                 }
                 Err(msg) => {
                     eprintln!("fpgacl: clCreateProgramWithBinary: {msg}");
@@ -134,22 +119,52 @@ impl Program {
         if statuses.iter().any(|s| *s != CL_SUCCESS) {
             return (Err(CL_INVALID_BINARY), statuses);
         }
-        let Some((module, options)) = loaded else {
+        let Some(loaded) = loaded else {
             return (Err(CL_INVALID_VALUE), statuses);
+        };
+        let (state, sources) = match loaded {
+            compiler::Loaded::Executable {
+                module,
+                options,
+                object,
+            } => {
+                let sources = match &object {
+                    Some(o) => unit_sources(o),
+                    // The main file (includes are not part of CL_PROGRAM_SOURCE).
+                    None => module.sources.files.iter().take(1).cloned().collect(),
+                };
+                let state = BuildState {
+                    status: CL_BUILD_NONE,
+                    options,
+                    log: String::new(),
+                    binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                    module: Some(module),
+                    object,
+                };
+                (state, sources)
+            }
+            compiler::Loaded::Object { object, options } => {
+                let binary_type = match object.kind {
+                    ObjectKind::Object => CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                    ObjectKind::Library => CL_PROGRAM_BINARY_TYPE_LIBRARY,
+                };
+                let sources = unit_sources(&object);
+                let state = BuildState {
+                    status: CL_BUILD_NONE,
+                    options,
+                    log: String::new(),
+                    binary_type,
+                    module: None,
+                    object: Some(object),
+                };
+                (state, sources)
+            }
         };
         let prog = Program {
             context: context.clone(),
             devices,
-            // The main file (includes are not part of CL_PROGRAM_SOURCE).
-            sources: module.sources.files.iter().take(1).cloned().collect(),
-            headers: Mutex::new(Vec::new()),
-            state: Mutex::new(BuildState {
-                status: CL_BUILD_NONE,
-                options,
-                log: String::new(),
-                binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
-                module: Some(module),
-            }),
+            sources,
+            state: Mutex::new(state),
             building: Mutex::new(()),
             kernels: AtomicUsize::new(0),
             instance: Mutex::new(None),
@@ -198,11 +213,14 @@ impl Program {
     /// Whether `clGetKernelArgInfo` may answer: the executable was built with
     /// `-cl-kernel-arg-info` (OpenCL 1.2, 5.7.3).
     pub fn has_kernel_arg_info(&self) -> bool {
-        self.state
-            .lock()
-            .options
+        let st = self.state.lock();
+        st.options
             .split_whitespace()
             .any(|o| o == "-cl-kernel-arg-info")
+            || st
+                .object
+                .as_ref()
+                .is_some_and(|o| o.has_option("-cl-kernel-arg-info"))
     }
 
     /// Current build state.
@@ -240,16 +258,7 @@ impl Program {
     }
 
     fn run_compiler(&self, options: &str) -> CLResult<compiler::Built> {
-        let headers = self.headers.lock().clone();
-        let mut opts = options.to_string();
-        let _dir = if headers.is_empty() {
-            None
-        } else {
-            let dir = HeaderDir::write(&headers).map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
-            opts = format!("{opts} -I {}", dir.path.display());
-            Some(dir)
-        };
-        compiler::build(&self.sources, &opts).map_err(|e| match e {
+        compiler::build(&self.sources, options).map_err(|e| match e {
             compiler::BuildFailure::InvalidOptions(_) => CL_INVALID_BUILD_OPTIONS,
         })
     }
@@ -257,19 +266,44 @@ impl Program {
     /// `clBuildProgram`.
     pub fn build(&self, options: &str) -> CLResult<()> {
         let _guard = self.begin_build()?;
-        let (options, _) = split_options(options);
+        let options = options.to_string();
         if self.from_binary {
-            // The binary holds the executable: building loads it.
-            let module = self.state.lock().module.clone();
+            // The binary holds the executable: building loads it. A compiled object or a
+            // library is linked into an executable first.
+            let (mut module, object, binary_type) = {
+                let st = self.state.lock();
+                (st.module.clone(), st.object.clone(), st.binary_type)
+            };
+            let mut linked_log = None;
+            if binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+                if let Some(o) = &object {
+                    match compiler::link(&[o.as_ref()], "") {
+                        Ok(l) => {
+                            module = l.module;
+                            linked_log = Some((l.log, l.object));
+                        }
+                        Err(msg) => linked_log = Some((msg, None)),
+                    }
+                }
+            }
             let loaded = match &module {
                 Some(m) => self.load(m),
-                None => Err("the program has no executable".to_string()),
+                None => Err(match &linked_log {
+                    Some((log, _)) => log.trim_end().to_string(),
+                    None => "the program has no executable".to_string(),
+                }),
             };
             let mut st = self.state.lock();
             return match loaded {
                 Ok(()) => {
                     st.status = CL_BUILD_SUCCESS;
                     st.log = String::new();
+                    if let Some((log, linked)) = linked_log {
+                        st.log = log;
+                        st.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                        st.module = module;
+                        st.object = linked;
+                    }
                     Ok(())
                 }
                 Err(msg) => {
@@ -302,6 +336,7 @@ impl Program {
                         st.status = CL_BUILD_SUCCESS;
                         st.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
                         st.module = Some(m);
+                        st.object = None;
                         Ok(())
                     }
                     (_, loaded) => {
@@ -312,6 +347,7 @@ impl Program {
                         st.status = CL_BUILD_ERROR;
                         st.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
                         st.module = None;
+                        st.object = None;
                         Err(CL_BUILD_PROGRAM_FAILURE)
                     }
                 }
@@ -319,43 +355,52 @@ impl Program {
         }
     }
 
-    /// `clCompileProgram`: checks the sources (with the embedded headers) and keeps them for
-    /// `clLinkProgram`.
+    /// `clCompileProgram`: compiles the program's source as one unit with its own options
+    /// and the embedded headers (`#include "name"` finds them by `header_include_names`),
+    /// and keeps the compiled object for `clLinkProgram`.
     pub fn compile(&self, options: &str, headers: Vec<SourceFile>) -> CLResult<()> {
         let _guard = self.begin_build()?;
-        check(!self.sources.is_empty(), CL_INVALID_OPERATION)?;
-        *self.headers.lock() = headers;
-        let (options, _) = split_options(options);
+        check(
+            !self.sources.is_empty() && !self.from_binary,
+            CL_INVALID_OPERATION,
+        )?;
         self.state.lock().status = CL_BUILD_IN_PROGRESS;
-        let built = self.run_compiler(&options);
+        let compiled = compiler::compile(&self.sources, options, &headers);
         let mut st = self.state.lock();
-        st.options = options;
-        match built {
-            Err(code) => {
+        st.options = options.to_string();
+        match compiled {
+            Err(compiler::BuildFailure::InvalidOptions(msg)) => {
                 st.status = CL_BUILD_ERROR;
-                Err(if code == CL_INVALID_BUILD_OPTIONS {
-                    CL_INVALID_COMPILER_OPTIONS
-                } else {
-                    code
-                })
+                st.log = format!("invalid compiler options: {msg}\n");
+                st.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+                st.module = None;
+                st.object = None;
+                Err(CL_INVALID_COMPILER_OPTIONS)
             }
-            Ok(b) => {
-                st.log = b.log;
-                if b.module.is_some() {
-                    st.status = CL_BUILD_SUCCESS;
-                    st.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-                    st.module = b.module;
-                    Ok(())
-                } else {
-                    st.status = CL_BUILD_ERROR;
-                    Err(CL_COMPILE_PROGRAM_FAILURE)
+            Ok(c) => {
+                st.log = c.log;
+                st.module = None;
+                match c.object {
+                    Some(o) => {
+                        st.status = CL_BUILD_SUCCESS;
+                        st.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                        st.object = Some(o);
+                        Ok(())
+                    }
+                    None => {
+                        st.status = CL_BUILD_ERROR;
+                        st.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+                        st.object = None;
+                        Err(CL_COMPILE_PROGRAM_FAILURE)
+                    }
                 }
             }
         }
     }
 
-    /// `clLinkProgram`: a new program built from the sources of compiled programs. Returns
-    /// the program even when linking fails (with its log), and the error.
+    /// `clLinkProgram`: a new program linked by symbol from compiled objects and libraries
+    /// (an executable, or a library with `-create-library`). Returns the program even when
+    /// linking fails (with its log), and the error.
     pub fn link(
         context: &Arc<Context>,
         devices: Vec<Arc<Device>>,
@@ -363,27 +408,27 @@ impl Program {
         inputs: &[Arc<Program>],
     ) -> CLResult<(Arc<Program>, CLResult<()>)> {
         check(!inputs.is_empty(), CL_INVALID_VALUE)?;
-        let mut sources = Vec::new();
-        let mut headers = Vec::new();
+        let lopts = LinkOptions::parse(options).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        let mut objects = Vec::with_capacity(inputs.len());
         for p in inputs {
             check(Arc::ptr_eq(&p.context, context), CL_INVALID_CONTEXT)?;
             let st = p.state.lock();
-            check(
-                matches!(
-                    st.binary_type,
-                    CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT | CL_PROGRAM_BINARY_TYPE_LIBRARY
-                ),
-                CL_INVALID_OPERATION,
-            )?;
-            sources.extend(p.sources.iter().cloned());
-            headers.extend(p.headers.lock().iter().cloned());
+            let object = match (&st.object, st.binary_type) {
+                (
+                    Some(o),
+                    CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT | CL_PROGRAM_BINARY_TYPE_LIBRARY,
+                ) => o.clone(),
+                _ => return Err(CL_INVALID_OPERATION),
+            };
+            objects.push(object);
         }
-        let (opts, library) = split_options(options);
+        let refs: Vec<&Object> = objects.iter().map(|o| o.as_ref()).collect();
+        let linked = compiler::link(&refs, options).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        let sources = objects.iter().flat_map(|o| unit_sources(o)).collect();
         let prog = Arc::new(Program {
             context: context.clone(),
             devices,
             sources,
-            headers: Mutex::new(headers),
             state: Mutex::new(default_state()),
             building: Mutex::new(()),
             kernels: AtomicUsize::new(0),
@@ -391,37 +436,35 @@ impl Program {
             from_binary: false,
             analysis: Mutex::new(None),
         });
-        let built = prog.run_compiler(&opts);
+        let loaded = match &linked.module {
+            Some(m) if !lopts.create_library => Some(prog.load(m)),
+            _ => None,
+        };
         let result = {
             let mut st = prog.state.lock();
             st.options = options.to_string();
-            match built {
-                Err(_) => return Err(CL_INVALID_LINKER_OPTIONS),
-                Ok(b) => {
-                    st.log = b.log;
-                    match b.module {
-                        Some(m) => {
-                            if !library {
-                                if let Err(msg) = prog.load(&m) {
-                                    st.status = CL_BUILD_ERROR;
-                                    st.log.push_str(&msg);
-                                    return Ok((prog.clone(), Err(CL_LINK_PROGRAM_FAILURE)));
-                                }
-                            }
-                            st.status = CL_BUILD_SUCCESS;
-                            st.binary_type = if library {
-                                CL_PROGRAM_BINARY_TYPE_LIBRARY
-                            } else {
-                                CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                            };
-                            st.module = Some(m);
-                            Ok(())
-                        }
-                        None => {
-                            st.status = CL_BUILD_ERROR;
-                            Err(CL_LINK_PROGRAM_FAILURE)
-                        }
+            st.log = linked.log;
+            match (linked.object, loaded) {
+                (Some(o), None) if lopts.create_library => {
+                    st.status = CL_BUILD_SUCCESS;
+                    st.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+                    st.object = Some(o);
+                    Ok(())
+                }
+                (Some(o), Some(Ok(()))) => {
+                    st.status = CL_BUILD_SUCCESS;
+                    st.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                    st.module = linked.module;
+                    st.object = Some(o);
+                    Ok(())
+                }
+                (_, loaded) => {
+                    if let Some(Err(msg)) = loaded {
+                        st.log.push_str(&msg);
+                        st.log.push('\n');
                     }
+                    st.status = CL_BUILD_ERROR;
+                    Err(CL_LINK_PROGRAM_FAILURE)
                 }
             }
         };
@@ -431,12 +474,12 @@ impl Program {
     /// The `.aocx` bytes of an executable program (empty otherwise).
     pub fn binary(&self) -> Vec<u8> {
         let st = self.state.lock();
-        match &st.module {
-            Some(m) => {
-                let board = self.devices.first().map_or("", |d| d.board.name.as_str());
-                compiler::write_binary(m, &st.options, board)
-            }
-            None => Vec::new(),
+        let board = self.devices.first().map_or("", |d| d.board.name.as_str());
+        let executable = st.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+        match (&st.object, &st.module) {
+            (Some(o), _) => compiler::write_units_binary(o, executable, &st.options, board),
+            (None, Some(m)) => compiler::write_binary(m, &st.options, board),
+            (None, None) => Vec::new(),
         }
     }
 
@@ -492,38 +535,10 @@ impl Program {
     }
 }
 
-/// A temporary folder holding embedded headers for one compilation.
-struct HeaderDir {
-    path: std::path::PathBuf,
-}
-
-impl HeaderDir {
-    fn write(headers: &[SourceFile]) -> std::io::Result<Self> {
-        static SERIAL: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "fpgacl-headers-{}-{}",
-            std::process::id(),
-            SERIAL.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&path)?;
-        let dir = HeaderDir { path };
-        for h in headers {
-            let rel = std::path::Path::new(&h.name);
-            if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {
-                continue;
-            }
-            let file = dir.path.join(rel);
-            if let Some(parent) = file.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            std::fs::write(file, &h.text)?;
-        }
-        Ok(dir)
-    }
-}
-
-impl Drop for HeaderDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
+/// The main files of an object's units (`CL_PROGRAM_SOURCE` of a linked program).
+fn unit_sources(o: &Object) -> Vec<SourceFile> {
+    o.units
+        .iter()
+        .filter_map(|u| u.sources.files.first().cloned())
+        .collect()
 }
