@@ -119,6 +119,14 @@ pub const EXAMPLES: &[Example] = &[
                       queue; depth 0 and buffered, non-blocking reads, *_altera names",
     },
     Example {
+        name: "nb_channels",
+        source: "nb_channels.c",
+        kernels: &["nb_channels.cl"],
+        needs_kernels: true,
+        description: "non-blocking channel reads and writes decided in simulated time: counts \
+                      of empty/full polls identical across runs and host pauses",
+    },
+    Example {
         name: "pipe_producer_consumer",
         source: "pipe_producer_consumer.c",
         kernels: &["pipes.cl"],
