@@ -23,9 +23,17 @@
  *   5. separate compilation (embedded input header "link/common.h"):
  *      a. a unit calling add_bias, defined in another unit, compiles; the two
  *         link directly and through a -create-library library; alone it fails
- *         to link (CL_LINK_PROGRAM_FAILURE);
+ *         to link (CL_LINK_PROGRAM_FAILURE, the log names add_bias);
  *      b. -D given to clCompileProgram for one unit still holds after linking;
- *      c. compile errors and invalid compiler/linker options.
+ *      c. linking by symbol: two units with their own static adjust() link and
+ *         each kernel calls its own; add_bias defined in two units fails with
+ *         CL_LINK_PROGRAM_FAILURE and a log naming it (and, on fpgacl, both
+ *         definitions' file:line); link options; build callbacks of
+ *         clCompileProgram and clLinkProgram;
+ *      d. binaries of a compiled object, a library and a linked executable
+ *         load with clCreateProgramWithBinary with their binary type and link
+ *         (or build) and run again;
+ *      e. compile errors and invalid compiler/linker options.
  *
  * Without argv[1] the .aocx part of step 4 is skipped (a "skip:" line says
  * so); on a platform that is not an FPGA platform it is skipped too.
@@ -33,8 +41,10 @@
  * Check ids for EXAMPLE_SKIP_CHECKS: arg-info-not-available, log-location-first
  * (the "<file>:<line>:<col>: error:" order), kernel-before-build (clCreateKernel
  * on an unbuilt binary program), binary-truncated, kernel-from-object
- * (clCreateKernel on a compiled object or library), link-extern-function (5a),
- * link-keeps-compile-options (5b).
+ * (clCreateKernel on a compiled object or library), link-log-details (fpgacl's
+ * wording of link errors, with file:line of both definitions of a duplicate),
+ * link-math-options (the program linking options -cl-fast-relaxed-math and
+ * -cl-denorms-are-zero of clLinkProgram), object-binary (5d).
  */
 #include "common.h"
 
@@ -640,6 +650,26 @@ static cl_program link_ok(cl_context ctx, cl_device_id dev, const char *options,
     return p;
 }
 
+/** Print the first line of the build log of `p` containing `needle` ("  log: <line>"); fail if
+ * there is none. */
+static void print_log_line(cl_program p, cl_device_id dev, const char *needle)
+{
+    char *log = build_log(p, dev);
+    char *hit = strstr(log, needle);
+    if (!hit) {
+        printf("build log:\n%s\n", log);
+        FAILF("build log does not contain \"%s\"", needle);
+    }
+    char *start = hit;
+    while (start > log && start[-1] != '\n')
+        start--;
+    char *end = strchr(hit, '\n');
+    if (end)
+        *end = '\0';
+    printf("  log: %s\n", start);
+    free(log);
+}
+
 /** 5a: a kernel unit calling a helper defined in another unit, linked directly and through a library. */
 static void link_extern_function(cl_context ctx, cl_device_id dev, cl_command_queue q,
                                  cl_program header, cl_program unit_helper)
@@ -681,6 +711,8 @@ static void link_extern_function(cl_context ctx, cl_device_id dev, cl_command_qu
     if (bad) {
         expect_status(bad, dev, CL_BUILD_ERROR);
         expect_log_contains(bad, dev, "add_bias");
+        if (!skip_check("link-log-details"))
+            print_log_line(bad, dev, "undefined symbol: function 'add_bias'");
         CHECK(clReleaseProgram(bad));
     }
     printf("  kernel unit alone: CL_LINK_PROGRAM_FAILURE (add_bias undefined)\n");
@@ -702,6 +734,154 @@ static void link_keeps_compile_options(cl_context ctx, cl_device_id dev, cl_comm
     CHECK(clReleaseProgram(unit));
 }
 
+/** clCompileProgram of a kernel file that must succeed; returns the compiled object. */
+static cl_program compiled_unit(cl_context ctx, cl_device_id dev, const char *file,
+                                const char *options, cl_program header)
+{
+    cl_program p = source_program(ctx, file);
+    compile_ok(p, dev, options, header, file);
+    return p;
+}
+
+/** CL_PROGRAM_KERNEL_NAMES of `p` (heap). */
+static char *kernel_names(cl_program p)
+{
+    size_t len = 0;
+    CHECK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &len));
+    char *names = calloc(1, len + 1);
+    EXPECT(names != NULL, "out of memory");
+    CHECK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, len, names, NULL));
+    return names;
+}
+
+/** 5c: static functions stay in their unit, duplicate symbols, link options, callbacks. */
+static void link_by_symbol(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                           cl_program header, cl_program unit_helper)
+{
+    STEP("5c. static functions with the same name in two units");
+    cl_program a = compiled_unit(ctx, dev, "program_build_link_static_a.cl", "", header);
+    cl_program b = compiled_unit(ctx, dev, "program_build_link_static_b.cl", "", header);
+    cl_program three[3] = {a, b, unit_helper};
+    cl_program linked = link_ok(ctx, dev, "", 3, three, "two units with a static adjust()");
+    char *names = kernel_names(linked);
+    EXPECT(strcmp(names, "static_a;static_b") == 0 || strcmp(names, "static_b;static_a") == 0,
+           "CL_PROGRAM_KERNEL_NAMES of the linked program is \"%s\", expected static_a and "
+           "static_b", names);
+    free(names);
+    run_and_check(ctx, q, linked, "static_a", 1, 1, 0, "static adjust() of unit a");
+    run_and_check(ctx, q, linked, "static_b", LINK_BIAS, 3, 0, "static adjust() of unit b");
+    CHECK(clReleaseProgram(linked));
+
+    STEP("5c. duplicate symbol");
+    cl_program dup = compiled_unit(ctx, dev, "program_build_link_dup.cl", "", header);
+    cl_program twice[2] = {unit_helper, dup};
+    cl_int err = CL_SUCCESS;
+    cl_program bad = clLinkProgram(ctx, 1, &dev, "", 2, twice, NULL, NULL, &err);
+    EXPECT(err == CL_LINK_PROGRAM_FAILURE,
+           "clLinkProgram of two units defining add_bias returned %s (%d), expected "
+           "CL_LINK_PROGRAM_FAILURE", cl_err_name(err), (int)err);
+    if (bad) {
+        expect_status(bad, dev, CL_BUILD_ERROR);
+        expect_log_contains(bad, dev, "add_bias");
+        if (!skip_check("link-log-details"))
+            print_log_line(bad, dev, "duplicate symbol: function 'add_bias'");
+        CHECK(clReleaseProgram(bad));
+    }
+    printf("  add_bias defined in two units: CL_LINK_PROGRAM_FAILURE\n");
+    CHECK(clReleaseProgram(dup));
+
+    STEP("5c. link options and callbacks");
+    cl_program unit_kernel = compiled_unit(ctx, dev, "program_build_link_kernel.cl", "", header);
+    cl_program objects[2] = {unit_kernel, unit_helper};
+    struct build_notice notice = {0, NULL};
+    err = CL_SUCCESS;
+    const char *math = skip_check("link-math-options")
+                           ? ""
+                           : "-cl-fast-relaxed-math -cl-denorms-are-zero";
+    linked = clLinkProgram(ctx, 1, &dev, math, 2, objects, on_build_done, &notice, &err);
+    CHECK_ERR(err, "clLinkProgram(math options, callback)");
+    for (int i = 0; i < 10000 && __atomic_load_n(&notice.calls, __ATOMIC_SEQ_CST) == 0; i++)
+        sleep_ms(1);
+    EXPECT(__atomic_load_n(&notice.calls, __ATOMIC_SEQ_CST) == 1 && notice.program == linked,
+           "clLinkProgram's callback ran %d times with program %p, expected once with %p",
+           notice.calls, (void *)notice.program, (void *)linked);
+    run_and_check(ctx, q, linked, "linked", LINK_BIAS, 1, 0, "math link options, callback");
+    CHECK(clReleaseProgram(linked));
+
+    cl_program lib = link_ok(ctx, dev, "-create-library -enable-link-options", 1, &unit_helper,
+                             "library with -enable-link-options");
+    EXPECT(binary_type(lib, dev) == CL_PROGRAM_BINARY_TYPE_LIBRARY,
+           "-create-library -enable-link-options gave binary type %lu, expected LIBRARY",
+           (unsigned long)binary_type(lib, dev));
+    CHECK(clReleaseProgram(lib));
+
+    struct build_notice cnotice = {0, NULL};
+    cl_program c = source_program(ctx, "program_build_link_helper.cl");
+    const char *hnames[1] = {"link/common.h"};
+    CHECK(clCompileProgram(c, 1, &dev, "", 1, &header, hnames, on_build_done, &cnotice));
+    for (int i = 0; i < 10000 && __atomic_load_n(&cnotice.calls, __ATOMIC_SEQ_CST) == 0; i++)
+        sleep_ms(1);
+    EXPECT(__atomic_load_n(&cnotice.calls, __ATOMIC_SEQ_CST) == 1 && cnotice.program == c,
+           "clCompileProgram's callback ran %d times with program %p, expected once with %p",
+           cnotice.calls, (void *)cnotice.program, (void *)c);
+    CHECK(clReleaseProgram(c));
+    printf("  link options and callbacks of clCompileProgram/clLinkProgram correct\n");
+    CHECK(clReleaseProgram(unit_kernel));
+    CHECK(clReleaseProgram(a));
+    CHECK(clReleaseProgram(b));
+}
+
+/** A program from the binary of `p`, which must have binary type `want`. */
+static cl_program reload(cl_context ctx, cl_device_id dev, cl_program p,
+                         cl_program_binary_type want, const char *what)
+{
+    size_t len = 0;
+    unsigned char *bin = program_binary(p, &len);
+    cl_program r = binary_program(ctx, dev, bin, len);
+    free(bin);
+    EXPECT(binary_type(r, dev) == want,
+           "%s from its binary: CL_PROGRAM_BINARY_TYPE is %lu, expected %lu", what,
+           (unsigned long)binary_type(r, dev), (unsigned long)want);
+    return r;
+}
+
+/** 5d: compiled objects, libraries and linked executables through their binaries. */
+static void link_binaries(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                          cl_program header, cl_program unit_helper)
+{
+    STEP("5d. binary of a compiled object");
+    cl_program unit = compiled_unit(ctx, dev, "program_build_link_options.cl",
+                                    "-D LINK_FACTOR=2", header);
+    cl_program obj = reload(ctx, dev, unit, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                            "compiled object");
+    cl_program objects[2] = {obj, unit_helper};
+    cl_program linked = link_ok(ctx, dev, "", 2, objects, "object from its binary + helper");
+    run_and_check(ctx, q, linked, "scaled", LINK_BIAS, LINK_FACTOR, 0,
+                  "object from its binary (-D LINK_FACTOR=2 kept), linked");
+
+    STEP("5d. binary of a linked executable");
+    cl_program exe = reload(ctx, dev, linked, CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                            "linked executable");
+    build_ok(exe, dev, "");
+    run_and_check(ctx, q, exe, "scaled", LINK_BIAS, LINK_FACTOR, 0,
+                  "linked executable from its binary");
+    CHECK(clReleaseProgram(exe));
+    CHECK(clReleaseProgram(linked));
+
+    STEP("5d. binary of a library");
+    cl_program lib = link_ok(ctx, dev, "-create-library", 1, &unit_helper, "helper library");
+    cl_program lib2 = reload(ctx, dev, lib, CL_PROGRAM_BINARY_TYPE_LIBRARY, "library");
+    cl_program with_lib[2] = {obj, lib2};
+    linked = link_ok(ctx, dev, "", 2, with_lib, "object + library, both from binaries");
+    run_and_check(ctx, q, linked, "scaled", LINK_BIAS, LINK_FACTOR, 0,
+                  "object + library from their binaries, linked");
+    CHECK(clReleaseProgram(linked));
+    CHECK(clReleaseProgram(lib2));
+    CHECK(clReleaseProgram(lib));
+    CHECK(clReleaseProgram(obj));
+    CHECK(clReleaseProgram(unit));
+}
+
 static void step_compile_link(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {
     STEP("5. clCompileProgram");
@@ -711,10 +891,11 @@ static void step_compile_link(cl_context ctx, cl_device_id dev, cl_command_queue
     compile_ok(unit_helper, dev, "", header, "the helper unit");
     printf("  helper unit compiled (embedded header \"link/common.h\")\n");
 
-    if (!skip_check("link-extern-function"))
-        link_extern_function(ctx, dev, q, header, unit_helper);
-    if (!skip_check("link-keeps-compile-options"))
-        link_keeps_compile_options(ctx, dev, q, header, unit_helper);
+    link_extern_function(ctx, dev, q, header, unit_helper);
+    link_keeps_compile_options(ctx, dev, q, header, unit_helper);
+    link_by_symbol(ctx, dev, q, header, unit_helper);
+    if (!skip_check("object-binary"))
+        link_binaries(ctx, dev, q, header, unit_helper);
 
     STEP("5. compile error");
     const char *broken_src = "#include \"link/common.h\"\n"

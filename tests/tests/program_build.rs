@@ -129,22 +129,6 @@ fn passed(out: &RunOutput) -> bool {
             .any(|l| l.starts_with("PASS: program_build"))
 }
 
-/// Checks of program_build.c that fpgacl fails today, by `EXAMPLE_SKIP_CHECKS` id (each is
-/// described with the exact call, expected and actual result in
-/// `/work/coord/requests/buildhost-runtime.md`):
-/// - `arg-info-not-available`: clGetKernelArgInfo on a program built without
-///   `-cl-kernel-arg-info` returns CL_SUCCESS instead of CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-/// - `kernel-before-build`: clCreateKernel on a program made by clCreateProgramWithBinary but
-///   not yet built succeeds instead of returning CL_INVALID_PROGRAM_EXECUTABLE;
-/// - `link-extern-function`: clCompileProgram of a unit that calls a function defined in another
-///   unit fails ("function 'add_bias' is declared but never defined");
-/// - `link-keeps-compile-options`: clLinkProgram recompiles the units without the options given
-///   to their clCompileProgram, so a `-D` given there is lost (CL_LINK_PROGRAM_FAILURE).
-///
-/// [`through_the_icd_loader`] and [`linked_directly`] run everything and fail until these are
-/// fixed; [`through_the_icd_loader_apart_from_open_runtime_bugs`] skips exactly these.
-const FPGACL_OPEN_BUGS: &[&str] = &["link-extern-function", "link-keeps-compile-options"];
-
 /// Lines the program prints when a check passed, with the check id that suppresses the line.
 const EXPECTED_LINES: &[(&str, Option<&str>)] = &[
     (
@@ -177,21 +161,49 @@ const EXPECTED_LINES: &[(&str, Option<&str>)] = &[
     ),
     ("first half of the .aocx rejected: CL_INVALID_BINARY", None),
     ("256 garbage bytes rejected: CL_INVALID_BINARY", None),
+    ("linked objects: linked over 4096 elements correct", None),
+    ("object + library: linked over 4096 elements correct", None),
+    ("kernel unit alone: CL_LINK_PROGRAM_FAILURE", None),
     (
-        "linked objects: linked over 4096 elements correct",
-        Some("link-extern-function"),
-    ),
-    (
-        "object + library: linked over 4096 elements correct",
-        Some("link-extern-function"),
-    ),
-    (
-        "kernel unit alone: CL_LINK_PROGRAM_FAILURE",
-        Some("link-extern-function"),
+        "  log: <source>:8:14: error: undefined symbol: function 'add_bias' is called here but defined in none of the linked units",
+        None,
     ),
     (
         "unit compiled with -D LINK_FACTOR=2, linked: scaled over 4096 elements correct",
-        Some("link-keeps-compile-options"),
+        None,
+    ),
+    (
+        "static adjust() of unit a: static_a over 4096 elements correct",
+        None,
+    ),
+    (
+        "static adjust() of unit b: static_b over 4096 elements correct",
+        None,
+    ),
+    ("add_bias defined in two units: CL_LINK_PROGRAM_FAILURE", None),
+    (
+        "  log: <source of unit 2>:5:5: error: duplicate symbol: function 'add_bias' is defined in more than one linked unit (first definition at <source of unit 1>:5:5)",
+        None,
+    ),
+    (
+        "math link options, callback: linked over 4096 elements correct",
+        None,
+    ),
+    (
+        "link options and callbacks of clCompileProgram/clLinkProgram correct",
+        None,
+    ),
+    (
+        "object from its binary (-D LINK_FACTOR=2 kept), linked: scaled over 4096 elements correct",
+        None,
+    ),
+    (
+        "linked executable from its binary: scaled over 4096 elements correct",
+        None,
+    ),
+    (
+        "object + library from their binaries, linked: scaled over 4096 elements correct",
+        None,
     ),
     ("syntax error on line 4: CL_COMPILE_PROGRAM_FAILURE", None),
     (
@@ -276,42 +288,25 @@ fn aoc_compiles_with_d_and_i_and_rejects_the_broken_kernel() {
     );
 }
 
-/// Every check, through the ICD loader (fails until [`FPGACL_OPEN_BUGS`] are fixed).
+/// Every check, through the ICD loader.
 #[test]
-#[ignore = "open: separate compilation (units calling each other, per-unit compile options at link) is not implemented"]
 fn through_the_icd_loader() {
     run_with_aocx(&Linkage::IcdLoader, &[]);
 }
 
-/// Every check, linked directly against `libfpgacl.so` (fails until [`FPGACL_OPEN_BUGS`] are
-/// fixed).
+/// Every check, linked directly against `libfpgacl.so`.
 #[test]
-#[ignore = "open: separate compilation (units calling each other, per-unit compile options at link) is not implemented"]
 fn linked_directly() {
     run_with_aocx(&direct_linkage(), &[]);
 }
 
-/// Everything but the open runtime bugs, so that the rest stays checked meanwhile.
-#[test]
-fn through_the_icd_loader_apart_from_open_runtime_bugs() {
-    run_with_aocx(&Linkage::IcdLoader, FPGACL_OPEN_BUGS);
-}
-
-/// Everything but the open runtime bugs, linked directly.
-#[test]
-fn linked_directly_apart_from_open_runtime_bugs() {
-    run_with_aocx(&direct_linkage(), FPGACL_OPEN_BUGS);
-}
-
-/// Without argv[1] the program still checks everything but the `fpgacl aoc` file (and the open
-/// runtime bugs), and says so.
+/// Without argv[1] the program still checks everything but the `fpgacl aoc` file, and says so.
 #[test]
 fn without_an_aocx_argument() {
     let e = example("program_build").expect("program_build is in the catalogue");
     let linkage = Linkage::IcdLoader;
     let bin = compile_example(e, &linkage);
     let mut cmd = example_command(&bin, "program_build-noarg", &linkage);
-    cmd.env("EXAMPLE_SKIP_CHECKS", FPGACL_OPEN_BUGS.join(","));
     let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT)
         .unwrap_or_else(|err| panic!("cannot run {}: {err}", bin.display()));
     assert!(passed(&out), "{}", out.describe());
@@ -325,8 +320,12 @@ fn without_an_aocx_argument() {
 
 /// PoCL 3 deviations (check ids of `EXAMPLE_SKIP_CHECKS`): its build log puts "error:" before
 /// the location; it crashes on a truncated binary; clCreateKernel on a compiled object or a
-/// library returns CL_INVALID_KERNEL_NAME instead of CL_INVALID_PROGRAM_EXECUTABLE.
-const POCL_SKIPS: &str = "log-location-first,binary-truncated,kernel-from-object";
+/// library returns CL_INVALID_KERNEL_NAME instead of CL_INVALID_PROGRAM_EXECUTABLE; its link
+/// errors are worded its own way (`link-log-details` checks fpgacl's wording and locations);
+/// clLinkProgram rejects the program linking options `-cl-fast-relaxed-math` and
+/// `-cl-denorms-are-zero` with CL_INVALID_LINKER_OPTIONS.
+const POCL_SKIPS: &str =
+    "log-location-first,binary-truncated,kernel-from-object,link-log-details,link-math-options";
 
 /// The program itself is right: it passes on PoCL (steps 1-3 and 5, and the binary checks
 /// that do not need an `.aocx`).
