@@ -754,6 +754,9 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 format!("function '{n}' used as a value (OpenCL C has no function pointers)"),
             ));
         }
+        if self.poisoned.contains(n) {
+            return Err(super::Reported);
+        }
         Err(self.error(loc, format!("use of undeclared identifier '{n}'")))
     }
 
@@ -1875,6 +1878,20 @@ impl<'p, 'a> FnLower<'p, 'a> {
             return Err(self.error(
                 loc,
                 format!("function '{name}' is declared but never defined"),
+            ));
+        }
+        if self.poisoned.contains(name) {
+            return Err(super::Reported);
+        }
+        if ["read_image", "write_image", "get_image_"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            return Err(self.error(
+                loc,
+                format!(
+                    "image function '{name}' is not supported: FPGA devices have no image support"
+                ),
             ));
         }
         Err(self.error(

@@ -121,6 +121,8 @@ pub(crate) struct FnLower<'p, 'a> {
     pub consts: HashMap<u32, (Scalar, u64)>,
     /// Instructions emitted so far (bounds the growth from inlining).
     pub inst_count: usize,
+    /// Names whose declaration had an error: their uses are not reported again.
+    pub poisoned: HashSet<String>,
 }
 
 impl<'p, 'a> FnLower<'p, 'a> {
@@ -153,6 +155,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
             last_frame_offset: None,
             consts: HashMap::new(),
             inst_count: 0,
+            poisoned: HashSet::new(),
         };
         let b = f.new_block();
         f.cur = b.0 as usize;

@@ -367,6 +367,7 @@ fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg
         }
         other => {
             let n = fl.ty_name(other);
+            fl.poisoned.insert(name.to_string());
             fl.error(
                 loc,
                 format!("kernel parameter '{name}' has unsupported type '{n}'"),

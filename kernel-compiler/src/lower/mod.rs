@@ -63,6 +63,8 @@ pub(crate) struct Program<'a> {
     /// Variable attributes by declaration location (kept for the analysis).
     pub var_attrs: Vec<(Loc, String, attrs::VarAttrs)>,
     pub opts: LowerOptions,
+    /// Typedef names whose declaration had an error: their uses are not reported again.
+    pub poisoned_types: HashSet<String>,
 }
 
 /// Build options that change how the program is lowered.
@@ -90,6 +92,7 @@ pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOpti
         channels_enabled: false,
         var_attrs: vec![],
         opts,
+        poisoned_types: HashSet::new(),
     };
     p.channels_enabled = tu.pragmas.iter().any(|(t, _)| {
         let t = t.replace(' ', "");
@@ -505,6 +508,7 @@ impl Program<'_> {
             },
             TypeSpec::Typedef(n) => match self.lookup_typedef(n) {
                 Some(t) => t.clone(),
+                None if self.poisoned_types.contains(n) => return Err(Reported),
                 None => return Err(self.error(spec.loc, format!("unknown type name '{n}'"))),
             },
             TypeSpec::Record(r) => Type::Record(self.record(r)?),
@@ -517,7 +521,15 @@ impl Program<'_> {
             if n.starts_with("image") {
                 return Err(self.error(
                     spec.loc,
-                    format!("image type '{n}' is not supported by FPGA devices"),
+                    format!(
+                        "image type '{n}' is not supported: FPGA devices have no image support"
+                    ),
+                ));
+            }
+            if n == "sampler_t" {
+                return Err(self.error(
+                    spec.loc,
+                    "sampler type 'sampler_t' is not supported: FPGA devices have no image support",
                 ));
             }
         }
@@ -749,6 +761,12 @@ impl Program<'_> {
                     t = Type::Array(Box::new(t), count);
                 }
                 Derived::Function { .. } => {
+                    if matches!(d.derived.get(i + 1), Some(Derived::Pointer { .. })) {
+                        return Err(self.error(
+                            d.loc,
+                            "function pointers are not supported in OpenCL C (OpenCL C 1.2, section 6.9)",
+                        ));
+                    }
                     return Err(self.error(d.loc, "function declarator in an unexpected place"));
                 }
             }
@@ -891,6 +909,13 @@ impl Program<'_> {
     /// prototype.
     fn global_decl(&mut self, d: &Declaration) {
         let Ok(base) = self.spec_type(&d.spec) else {
+            if d.spec.storage == Storage::Typedef {
+                for id in &d.decls {
+                    if let Some(n) = &id.decl.name {
+                        self.poisoned_types.insert(n.clone());
+                    }
+                }
+            }
             return;
         };
         for id in &d.decls {
@@ -903,8 +928,11 @@ impl Program<'_> {
                 continue;
             }
             if d.spec.storage == Storage::Typedef {
-                if let Ok((t, _)) = self.declarator_type(base.clone(), &d.spec, decl, None) {
-                    self.declare_typedef(&name, t);
+                match self.declarator_type(base.clone(), &d.spec, decl, None) {
+                    Ok((t, _)) => self.declare_typedef(&name, t),
+                    Err(_) => {
+                        self.poisoned_types.insert(name);
+                    }
                 }
                 continue;
             }

@@ -621,6 +621,23 @@ impl<'p, 'a> FnLower<'p, 'a> {
     }
 
     fn local_decl(&mut self, d: &Declaration) -> LResult<()> {
+        let r = self.local_decl_inner(d);
+        if r.is_err() {
+            // A declaration with an error: its uses are not reported as undeclared.
+            for id in &d.decls {
+                if let Some(n) = &id.decl.name {
+                    if d.spec.storage == Storage::Typedef {
+                        self.p.poisoned_types.insert(n.clone());
+                    } else if self.lookup(n).is_none() {
+                        self.poisoned.insert(n.clone());
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    fn local_decl_inner(&mut self, d: &Declaration) -> LResult<()> {
         let base = self.p.spec_type(&d.spec)?;
         if d.spec.is_channel {
             return Err(self.error(d.loc, "channels must be declared at program scope"));

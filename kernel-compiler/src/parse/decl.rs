@@ -444,10 +444,13 @@ impl Parser<'_> {
                     loop {
                         let d = self.declarator(false)?;
                         if self.eat(Punct::Colon) {
-                            return Err(self.error(
+                            // OpenCL C 1.2, 6.9 (k): reported once; the width is skipped so
+                            // that the rest of the struct parses.
+                            let _ = self.error(
                                 self.prev_loc(),
-                                "bit-fields are not supported in OpenCL C",
-                            ));
+                                "bit-fields are not supported in OpenCL C (OpenCL C 1.2, section 6.9)",
+                            );
+                            self.cond_expr()?;
                         }
                         decls.push(InitDeclarator {
                             decl: d,
