@@ -9,6 +9,7 @@
 //! checks) used by [`lower`] (type checks while it translates, inlines helper functions,
 //! records loops, access sites and kernel metadata, then verifies the IR), [`dump`] (readable
 //! IR text), [`analysis`] (static FPGA report) and [`aocx`] (the binary container).
+//! [`link`] is separate compilation (`clCompileProgram` objects, `clLinkProgram` by symbol).
 //!
 //! Not supported (reported with an error, never a crash): images and samplers in kernels,
 //! bit-fields, function pointers, variable-length arrays, `goto`, recursion, program-scope
