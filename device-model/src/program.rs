@@ -12,14 +12,14 @@ use crate::exec::values::norm;
 use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, RunError};
 use crate::fifo::{Fifo, PipeFifo};
 use crate::memory::DeviceMemory;
-use crate::timing::ClockPlan;
+use crate::timing::{ClockPlan, ComputeModel, TICKS_PER_CYCLE};
 use fpgacl_kernel_compiler::ir::{
     make_ptr, AddrSpace, ArgKind, Module, REGION_FIRST_ARG, REGION_PRIVATE,
 };
 use parking_lot::Mutex;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Where `printf` output goes.
@@ -164,6 +164,28 @@ pub struct RunReport {
     pub end_tick: Option<u64>,
 }
 
+/// The device timeline's clock (ns since its origin), registered by the runtime: autorun
+/// kernels start their simulated clock at its value when their program is loaded (rule A1).
+static TIMELINE_NS: OnceLock<fn() -> u64> = OnceLock::new();
+
+/// Registers the clock of the device timeline (the runtime's virtual host clock, the one its
+/// kernel commands' START times come from). The first registration wins; without one,
+/// autorun kernels start at cycle 0.
+pub fn set_timeline_clock(now_ns: fn() -> u64) {
+    let _ = TIMELINE_NS.set(now_ns);
+}
+
+/// The simulated-time window of an autorun kernel instance's counters (rule A2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AutorunWindow {
+    /// The instance's clock (ticks) when its counters were last cleared (or it started).
+    pub start_tick: u64,
+    /// Its clock now: where its next execution starts (ticks).
+    pub end_tick: u64,
+    /// Executions completed in the window.
+    pub runs: u64,
+}
+
 /// State of one autorun kernel instance.
 #[derive(Clone, Debug)]
 pub struct AutorunStatus {
@@ -176,6 +198,9 @@ pub struct AutorunStatus {
     pub counters: Counters,
     /// The fault that stopped it, if any.
     pub fault: Option<KernelFault>,
+    /// Where the counters lie in simulated time, for instances that run with a clock (the
+    /// kernel's static analysis succeeded); `None` for untimed instances.
+    pub window: Option<AutorunWindow>,
 }
 
 struct AutorunSlot {
@@ -184,6 +209,14 @@ struct AutorunSlot {
     runs: AtomicU64,
     counters: CounterBlock,
     fault: Mutex<Option<KernelFault>>,
+    /// The clock plan of the kernel (rules C1-C4), starting at the program's load cycle;
+    /// `None`: untimed (no static analysis).
+    plan: Option<ClockPlan>,
+    /// The instance's clock: the tick its next execution starts at (rule A1).
+    tick: AtomicU64,
+    /// The clock and the completed executions when the counters were last cleared.
+    since_tick: AtomicU64,
+    since_runs: AtomicU64,
 }
 
 struct Inner {
@@ -241,10 +274,25 @@ impl ProgramInstance {
             }
         }
         let mut autorun = Vec::new();
+        let load_cycle = TIMELINE_NS
+            .get()
+            .map(|now| board.ns_to_cycles(now()))
+            .unwrap_or(0);
+        let params = board.analysis_params();
         for (ki, f) in module.kernels.iter().enumerate() {
             if !f.attrs.autorun {
                 continue;
             }
+            // Rule A1: autorun kernels run with a clock from the program's load, with the
+            // costs of their static analysis (untimed if the analysis fails).
+            let plan = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let rep = fpgacl_kernel_compiler::analysis::engine::analyze_kernel(
+                    &module, ki as u32, f, &params,
+                );
+                ComputeModel::new(f, &rep).clock_plan(load_cycle)
+            }))
+            .ok();
+            let start_tick = plan.as_ref().map_or(0, |p| p.start_tick);
             let cu = f.attrs.num_compute_units;
             for z in 0..cu[2].max(1) {
                 for y in 0..cu[1].max(1) {
@@ -255,6 +303,10 @@ impl ProgramInstance {
                             runs: AtomicU64::new(0),
                             counters: CounterBlock::new(module.sites.len(), f.loops.len()),
                             fault: Mutex::new(None),
+                            plan: plan.clone(),
+                            tick: AtomicU64::new(start_tick),
+                            since_tick: AtomicU64::new(start_tick),
+                            since_runs: AtomicU64::new(0),
                         }));
                     }
                 }
@@ -380,21 +432,34 @@ impl ProgramInstance {
         self.inner
             .autorun
             .iter()
-            .map(|s| AutorunStatus {
-                kernel: self.inner.module.kernels[s.kernel as usize].name.clone(),
-                kernel_index: s.kernel,
-                compute_id: s.cid,
-                runs: s.runs.load(Ordering::Relaxed),
-                counters: s.counters.snapshot(),
-                fault: s.fault.lock().clone(),
+            .map(|s| {
+                let runs = s.runs.load(Ordering::Relaxed);
+                AutorunStatus {
+                    kernel: self.inner.module.kernels[s.kernel as usize].name.clone(),
+                    kernel_index: s.kernel,
+                    compute_id: s.cid,
+                    runs,
+                    counters: s.counters.snapshot(),
+                    fault: s.fault.lock().clone(),
+                    window: s.plan.as_ref().map(|_| AutorunWindow {
+                        start_tick: s.since_tick.load(Ordering::Relaxed),
+                        end_tick: s.tick.load(Ordering::Relaxed),
+                        runs: runs.saturating_sub(s.since_runs.load(Ordering::Relaxed)),
+                    }),
+                }
             })
             .collect()
     }
 
-    /// Zeroes the counters of every autorun kernel (after a profiler readback).
+    /// Zeroes the counters of every autorun kernel (after a profiler readback); the next
+    /// window starts at each instance's clock now.
     pub fn clear_autorun_counters(&self) {
         for s in &self.inner.autorun {
             s.counters.clear();
+            s.since_tick
+                .store(s.tick.load(Ordering::Relaxed), Ordering::Relaxed);
+            s.since_runs
+                .store(s.runs.load(Ordering::Relaxed), Ordering::Relaxed);
         }
     }
 
@@ -418,11 +483,22 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
     let f = &inner.module.kernels[slot.kernel as usize];
     let spec = LaunchSpec::task(slot.kernel, Vec::new());
     let cid = [slot.cid[0] as u64, slot.cid[1] as u64, slot.cid[2] as u64];
+    // One plan for the thread's lifetime: only its start tick changes between executions.
+    let mut plan = slot.plan.clone();
     while !inner.shutdown.load(Ordering::Relaxed) {
         let before = inner.activity.progress();
         let t0 = Instant::now();
-        match run_kernel(inner, &spec, cid, Some(&slot.counters), None) {
-            Ok(_) => {
+        if let Some(p) = plan.as_mut() {
+            p.start_tick = slot.tick.load(Ordering::Relaxed);
+        }
+        match run_kernel(inner, &spec, cid, Some(&slot.counters), plan.as_ref()) {
+            Ok(r) => {
+                // Rule A1: the kernel restarts one cycle after its execution issued (the
+                // implicit outer loop of an autorun kernel, II 1).
+                if let Some(end) = r.end_tick {
+                    slot.tick
+                        .store(end.saturating_add(TICKS_PER_CYCLE), Ordering::Relaxed);
+                }
                 slot.runs.fetch_add(1, Ordering::Relaxed);
             }
             Err(RunError::Fault(k)) if k.kind == FaultKind::Shutdown => break,

@@ -1,8 +1,9 @@
 //! Per-site profiler counters from the device model's functional counts, where the timing
 //! model does not provide them: snapshots of running kernels (live counts so far), autorun
-//! captures (autorun kernels run untimed), and kernel runs the timing model could not
-//! evaluate. Finished kernel runs normally carry the timing model's counters
-//! (`fpgacl_device_model::timing::evaluate`, see `probe.rs`).
+//! captures of instances that run untimed (their kernel has no static analysis), and kernel
+//! runs the timing model could not evaluate. Finished kernel runs normally carry the timing
+//! model's counters (`fpgacl_device_model::timing::evaluate`, see `probe.rs`), and so do
+//! autorun captures of timed instances (rule A2, `timed_capture` in `mod.rs`).
 //!
 //! The device model counts, per access site, what happened functionally (executions, bytes,
 //! sequential and repeated addresses, unaligned accesses, blocking waits); per loop, header

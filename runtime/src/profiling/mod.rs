@@ -45,8 +45,11 @@ pub use session::Session;
 pub type Direction = TransferDirection;
 
 /// A context was created: the first one of the process opens the profiling session when the
-/// environment asks for it (invalid variables are reported once on stderr).
+/// environment asks for it (invalid variables are reported once on stderr). It also gives the
+/// device model the device timeline's clock (the virtual host clock kernel commands start
+/// on), so autorun kernels of programs loaded later start their clock at their load time.
 pub fn context_created() {
+    fpgacl_device_model::program::set_timeline_clock(crate::clock::virtual_now_ns);
     if let Some(dev) = platform().devices.first() {
         session::open_once(&dev.board);
     }
@@ -187,17 +190,23 @@ pub fn capture_device(
                 .autorun_since_ns
                 .load(std::sync::atomic::Ordering::Relaxed);
             let (c0, c1) = (s.cycles(since), s.cycles(now));
-            let scale = s.config.window.overlap(c0, c1);
             for st in inst.autorun_status() {
+                let sites = match timed_capture(s, info, dev, &st) {
+                    Some(sites) => sites,
+                    None => {
+                        let scale = s.config.window.overlap(c0, c1);
+                        let runs = st.window.map_or(st.runs, |w| w.runs);
+                        info.sites
+                            .map(st.kernel_index, &st.counters, runs, c1 - c0, scale)
+                    }
+                };
                 records.push(Record::AutorunCapture(AutorunCapture {
                     device: info.device,
                     kernel: st.kernel.clone(),
                     program: info.id,
                     compute_unit: st.compute_id,
                     capture_ns: now,
-                    sites: info
-                        .sites
-                        .map(st.kernel_index, &st.counters, st.runs, c1 - c0, scale),
+                    sites,
                     cleared: clear,
                 }));
             }
@@ -219,6 +228,49 @@ pub fn capture_device(
     }
     s.write(&records);
     Ok(())
+}
+
+/// The counters of an autorun capture from the timing model (`MODEL.md`, rule A2): the
+/// instance's counts since the last clear, evaluated as one run over its simulated-time window
+/// (from its clock at the clear to its clock now) with `timing::evaluate`, so channel stalls,
+/// occupancy and bandwidth follow the same rules as enqueued kernels. `None` when the instance
+/// runs untimed or the kernel has no report (then the functional mapping is used).
+fn timed_capture(
+    s: &Session,
+    info: &session::ProgramInfo,
+    dev: &Device,
+    st: &fpgacl_device_model::AutorunStatus,
+) -> Option<Vec<fpgacl_profile_format::SiteCounters>> {
+    use fpgacl_device_model::timing::{self, EvalOptions, TICKS_PER_CYCLE};
+    let w = st.window?;
+    let rep = info.report.kernel(&st.kernel)?;
+    let run = RunReport {
+        kernel: st.kernel.clone(),
+        work_dim: 1,
+        global_size: [1; 3],
+        local_size: [1; 3],
+        num_groups: [1; 3],
+        work_items: w.runs,
+        counters: st.counters.clone(),
+        threads: 1,
+        host_time: std::time::Duration::ZERO,
+        end_tick: Some(w.end_tick),
+    };
+    let start_cycle = w.start_tick / TICKS_PER_CYCLE;
+    let opts = EvalOptions {
+        start_cycle,
+        end_tick: Some(w.end_tick.max(start_cycle * TICKS_PER_CYCLE)),
+        ..Default::default()
+    };
+    let t = timing::evaluate(&info.module, rep, &dev.board, &run, &opts).ok()?;
+    let scale = s.config.window.overlap(t.start_cycle, t.end_cycle);
+    let mut sites = t.sites;
+    if scale < 1.0 {
+        for c in &mut sites {
+            counters::scale_counters(c, scale.max(0.0));
+        }
+    }
+    Some(sites)
 }
 
 fn running_event(p: &KernelProbe) -> Option<Arc<Event>> {

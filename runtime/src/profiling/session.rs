@@ -62,6 +62,8 @@ pub struct ProgramInfo {
     pub module: Arc<Module>,
     /// Site facts for counter mapping.
     pub sites: ModuleSites,
+    /// The static analysis (the timing model of autorun captures needs it).
+    pub report: fpgacl_kernel_compiler::analysis::Report,
     /// When the autorun counters were last cleared (or the program loaded), session ns.
     pub autorun_since_ns: AtomicU64,
 }
@@ -206,6 +208,7 @@ impl Session {
             device,
             module,
             sites,
+            report,
             autorun_since_ns: AtomicU64::new(self.now_rel()),
         });
         let mut progs = self.programs.lock();
