@@ -734,6 +734,36 @@ fn link_units(
             }
         }
     }
-    let m = crate::lower::lower(&merged, &mut d);
+    let mut m = crate::lower::lower(&merged, &mut d);
+    demangle_module(&mut m);
     (d, Some(m))
+}
+
+/// Shows renamed `static` objects under their own names in the module (access site targets,
+/// channels, named variables), as the profiler and the report print them.
+fn demangle_module(m: &mut ir::Module) {
+    let fix = |s: &mut String| {
+        if s.contains(MANGLE) {
+            *s = demangle(s);
+        }
+    };
+    for site in &mut m.sites {
+        fix(&mut site.target);
+    }
+    for c in &mut m.channels {
+        fix(&mut c.name);
+    }
+    for k in &mut m.kernels {
+        for (_, _, n) in &mut k.reg_names {
+            fix(n);
+        }
+        for v in &mut k.mem_vars {
+            fix(&mut v.name);
+        }
+        for l in &mut k.loops {
+            if let Some(a) = l.pragmas.ivdep.as_mut().and_then(|i| i.array.as_mut()) {
+                fix(a);
+            }
+        }
+    }
 }

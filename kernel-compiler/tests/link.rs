@@ -420,6 +420,20 @@ fn channels_and_constants_shared_through_a_header() {
     );
     let m = exe(&[&p, &q, &s], "");
     assert_eq!(m.kernels.len(), 3);
+    // The static table of s.cl (renamed inside the linker) keeps its name in the sites.
+    let si = m.kernels.iter().position(|k| k.name == "s").unwrap() as u32;
+    let site = m.sites.iter().find(|x| x.kernel == si).expect("site of s");
+    assert_eq!(site.target, "table");
+    assert_eq!(m.sources.name(site.loc.file), "s.cl");
+    assert!(m.sites.iter().all(|x| !x.target.contains('@')));
+    // The data of each table: both are in the constant data.
+    let words: Vec<i32> = m
+        .constant_data
+        .chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert!(words.windows(4).any(|w| w == [3, 5, 7, 9]), "{words:?}");
+    assert!(words.windows(4).any(|w| w == [1, 2, 3, 4]), "{words:?}");
 }
 
 #[test]
@@ -452,4 +466,27 @@ fn objects_serialize() {
     let (back, _): (Object, usize) =
         bincode::serde::decode_from_slice(&bytes, bincode::config::standard()).unwrap();
     assert_eq!(&back, k.as_ref());
+}
+
+#[test]
+fn recursion_across_units_fails_at_link_with_plain_names() {
+    let a = obj(
+        "a.cl",
+        "int g(int x);\nstatic int h(int x) { return g(x); }\nint k(int x) { return h(x); }\nkernel void ka(global int *p) { *p = k(1); }\n",
+        "",
+        &[],
+    );
+    let b = obj(
+        "b.cl",
+        "static int h(int x) { return x; }\nint k(int x);\nint g(int x) { return k(x) + h(x); }\n",
+        "",
+        &[],
+    );
+    let log = link_fails(&[&a, &b], "");
+    assert!(
+        log.contains(
+            "a.cl:3:23: error: recursive call cycle h -> g -> k -> h: recursion is not allowed in OpenCL C"
+        ),
+        "{log}"
+    );
 }
