@@ -475,3 +475,122 @@ fn guide_unoptimized3_pair_is_deterministic() {
     assert!(out[0] > 0 && out[0] <= 128, "outputs {out:?}");
     check_same("unoptimized3 pair", &runs);
 }
+
+/// The same through a `clCreatePipe` pipe: `read_pipe` without the blocking attribute is
+/// non-blocking (returns non-zero when no packet is ready), decided in simulated time.
+#[test]
+fn nb_read_pipe_of_a_producer_held_up_on_the_host_is_deterministic() {
+    let src = "__kernel void pipe_producer(__global const float *src,\n\
+                   write_only pipe int __attribute__((blocking)) p, int n) {\n\
+          float q = 1.0f;\n\
+          for (int i = 0; i < n; i++) {\n\
+            q = q * src[i];\n\
+            if ((i & 31) == 0) printf(\"q%d\\n\", i);\n\
+            int v = i * 2 + (q > 1.0e30f ? 1 : 0);\n\
+            write_pipe(p, &v);\n\
+          }\n\
+        }\n\
+        __kernel void pipe_poller(read_only pipe int p, __global int *out, int n) {\n\
+          int got = 0, empty = 0, sum = 0;\n\
+          while (got < n) {\n\
+            int v;\n\
+            if (read_pipe(p, &v) == 0) { got++; sum += v; } else { empty++; }\n\
+          }\n\
+          out[0] = empty;\n\
+          out[1] = sum;\n\
+        }\n";
+    let n = 1000;
+    let runs: Vec<_> = DISTURBANCES
+        .iter()
+        .map(|&d| {
+            let b = bench(src, d.threads);
+            let pipe = Arc::new(PipeFifo::new("p", 4, 2));
+            let input = buf(&vec![1.0f32; n]);
+            let out = buf(&[0i32; 2]);
+            let t = disturbed(
+                &b,
+                d,
+                vec![
+                    Box::new(|| {
+                        b.timed(
+                            "pipe_producer",
+                            vec![
+                                ArgBinding::buffer(&input),
+                                ArgBinding::Pipe(pipe.clone()),
+                                val(n as i32),
+                            ],
+                        )
+                    }),
+                    Box::new(|| {
+                        b.timed(
+                            "pipe_poller",
+                            vec![
+                                ArgBinding::Pipe(pipe.clone()),
+                                ArgBinding::buffer(&out),
+                                val(n as i32),
+                            ],
+                        )
+                    }),
+                ],
+            );
+            let r = read_i32(&out, 2);
+            eprintln!(
+                "{d:?}: empty {} sum {} cycles {} / {}",
+                r[0], r[1], t[0].cycles, t[1].cycles
+            );
+            (r, t)
+        })
+        .collect();
+    assert_eq!(runs[0].0[1], (0..n as i32).map(|i| i * 2).sum::<i32>());
+    assert!(
+        runs[0].0[0] > n as i32,
+        "the II > 1 producer leaves empty polls"
+    );
+    check_same("read_pipe poller", &runs);
+}
+
+/// Host cost of the common path (element present / room available): a blocking pair and a
+/// non-blocking poller behind a blocking writer, `n` elements each, timed (ns per element).
+/// Measurement only: `cargo nextest run -p fpgacl-device-model --test nb_determinism
+/// --run-ignored only --no-capture`.
+#[test]
+#[ignore]
+fn common_path_host_cost() {
+    let src = "#pragma OPENCL EXTENSION cl_intel_channels : enable\n\
+        channel int c __attribute__((depth(64)));\n\
+        __kernel void w(int n) { for (int i = 0; i < n; i++) write_channel_intel(c, i); }\n\
+        __kernel void r(__global int *out, int n) {\n\
+          int s = 0; for (int i = 0; i < n; i++) s += read_channel_intel(c); out[0] = s; }\n\
+        __kernel void rnb(__global int *out, int n) {\n\
+          int s = 0, got = 0;\n\
+          while (got < n) { bool v = false; int x = read_channel_nb_intel(c, &v);\n\
+            if (v) { s += x; got++; } }\n\
+          out[0] = s; }\n";
+    let n: usize = 400_000;
+    let mut best = [f64::MAX; 2];
+    for (k, reader) in ["r", "rnb"].iter().cycle().take(10).enumerate() {
+        let b = bench(src, 1);
+        let out = buf(&[0i32; 1]);
+        let t0 = Instant::now();
+        let t = disturbed(
+            &b,
+            DISTURBANCES[0],
+            vec![
+                Box::new(|| b.timed("w", vec![val(n as i32)])),
+                Box::new(|| b.timed(reader, vec![ArgBinding::buffer(&out), val(n as i32)])),
+            ],
+        );
+        let el = t0.elapsed();
+        eprintln!(
+            "{reader}: {n} elements in {el:?}: {:.0} ns/element, cycles {} / {}",
+            el.as_nanos() as f64 / n as f64,
+            t[0].cycles,
+            t[1].cycles
+        );
+        best[k % 2] = best[k % 2].min(el.as_nanos() as f64 / n as f64);
+    }
+    eprintln!(
+        "best of 5: blocking {:.0} ns/element, non-blocking {:.0} ns/element",
+        best[0], best[1]
+    );
+}
