@@ -754,7 +754,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 format!("function '{n}' used as a value (OpenCL C has no function pointers)"),
             ));
         }
-        if self.poisoned.contains(n) {
+        if self.poisoned.contains(n) || self.p.poisoned_globals.contains(n) {
             return Err(super::Reported);
         }
         Err(self.error(loc, format!("use of undeclared identifier '{n}'")))

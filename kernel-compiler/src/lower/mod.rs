@@ -65,6 +65,8 @@ pub(crate) struct Program<'a> {
     pub opts: LowerOptions,
     /// Typedef names whose declaration had an error: their uses are not reported again.
     pub poisoned_types: HashSet<String>,
+    /// Program-scope objects whose declaration had an error.
+    pub poisoned_globals: HashSet<String>,
 }
 
 /// Build options that change how the program is lowered.
@@ -93,6 +95,7 @@ pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOpti
         var_attrs: vec![],
         opts,
         poisoned_types: HashSet::new(),
+        poisoned_globals: HashSet::new(),
     };
     p.channels_enabled = tu.pragmas.iter().any(|(t, _)| {
         let t = t.replace(' ', "");
@@ -908,6 +911,22 @@ impl Program<'_> {
     /// A program-scope declaration: typedef, record/enum, `__constant` variable, channel,
     /// prototype.
     fn global_decl(&mut self, d: &Declaration) {
+        self.global_decl_inner(d);
+        // Program-scope objects whose declaration had an error: their uses are not reported
+        // again as undeclared.
+        if d.spec.storage != Storage::Typedef {
+            for id in &d.decls {
+                if let Some(n) = &id.decl.name {
+                    let is_fn = matches!(id.decl.derived.last(), Some(Derived::Function { .. }));
+                    if !is_fn && !self.globals.contains_key(n) {
+                        self.poisoned_globals.insert(n.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    fn global_decl_inner(&mut self, d: &Declaration) {
         let Ok(base) = self.spec_type(&d.spec) else {
             if d.spec.storage == Storage::Typedef {
                 for id in &d.decls {
@@ -953,7 +972,11 @@ impl Program<'_> {
                 Some(AddrSpace::Constant) => {
                     self.var_attrs_of(decl, &name);
                     let Some(init) = &id.init else {
-                        self.diags.error(decl.loc, format!("program scope variable '{name}' in the __constant address space must be initialized"));
+                        if d.spec.storage == Storage::Extern {
+                            self.diags.error(decl.loc, format!("'extern' declaration of program scope variable '{name}' is not supported: define the __constant data in a header the units share (identical definitions are merged at link time)"));
+                        } else {
+                            self.diags.error(decl.loc, format!("program scope variable '{name}' in the __constant address space must be initialized"));
+                        }
                         continue;
                     };
                     if let Some(offset) = self.constant_data(&t, init) {
