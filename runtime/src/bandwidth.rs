@@ -192,6 +192,12 @@ impl Ledger {
         self.with_entry(t, |e| e.event = Some(Arc::downgrade(ev)));
     }
 
+    /// Tests: the launch's command ended (as if its event was attached and released).
+    #[cfg(test)]
+    fn ended(&self, t: &Ticket) {
+        self.with_entry(t, |e| e.event = Some(Weak::new()));
+    }
+
     /// The run starts at emulated cycle `start`.
     pub fn start(&self, t: &Ticket, start: u64) {
         self.with_entry(t, |e| e.phase = Phase::Running { start });
@@ -344,6 +350,32 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
+    use crate::clock::host_wait;
+    use fpgacl_device_model::Activity;
+    use std::sync::atomic::{AtomicU64, AtomicUsize};
+
+    /// A device of its own (the platform's is shared by every test of the process).
+    fn device() -> Arc<Device> {
+        Arc::new(Device {
+            index: 0,
+            board: Board::default_board(),
+            name: "test".into(),
+            activity: Activity::new(),
+            busy: AtomicUsize::new(0),
+            kernel_start: AtomicU64::new(0),
+            bandwidth: Ledger::new(),
+        })
+    }
+
+    /// Memory bound on the default board: 8 MiB wanted at 128 B/cycle (the board: 87.07).
+    fn copy(start: u64) -> Demand {
+        Demand {
+            start,
+            pipeline: 1 << 16,
+            bytes: 8 << 20,
+        }
+    }
 
     #[test]
     fn tickets_leave_no_entry_behind() {
@@ -358,5 +390,71 @@ mod tests {
         assert!(l.is_empty());
         drop(b);
         assert!(l.is_empty());
+    }
+
+    #[test]
+    fn overlapping_runs_share_and_a_later_run_does_not() {
+        let dev = device();
+        let cap = dev.board.global_bytes_per_cycle();
+        let alone = sharing::alone_cycles(&copy(0), cap);
+        // The host waits (as in clWaitForEvents): nothing new can start before the ends.
+        let _w = host_wait();
+        let (a, b) = (dev.bandwidth.enqueue(), dev.bandwidth.enqueue());
+        dev.bandwidth.start(&a, 0);
+        dev.bandwidth.start(&b, 0);
+        // A ends functionally first; it must wait until B's demand is known.
+        let finished_b = Arc::new(AtomicU64::new(0));
+        let t0 = Instant::now();
+        let (ca, cb) = std::thread::scope(|s| {
+            let ha = s.spawn(|| {
+                let c = dev.bandwidth.finish(&dev, &a, copy(0));
+                (c, t0.elapsed().as_nanos() as u64)
+            });
+            std::thread::sleep(Duration::from_millis(30));
+            finished_b.store(t0.elapsed().as_nanos() as u64, Ordering::SeqCst);
+            let cb = dev.bandwidth.finish(&dev, &b, copy(0));
+            (ha.join().unwrap(), cb)
+        });
+        assert!(
+            ca.1 >= finished_b.load(Ordering::SeqCst),
+            "A was final before B's demand was known"
+        );
+        // Each gets half the board: twice as long, identical.
+        assert_eq!(ca.0, cb);
+        assert!(cb == 2 * alone || cb + 1 == 2 * alone, "{cb} vs {alone}");
+        assert_eq!(dev.busy.load(Ordering::SeqCst), 0);
+        // Their commands end; a run after both ends is alone (and prunes them).
+        dev.bandwidth.ended(&a);
+        dev.bandwidth.ended(&b);
+        assert_eq!(dev.bandwidth.len(), 2);
+        let end = cb;
+        dev.kernel_start
+            .store(dev.board.cycles_to_ns(end + 10), Ordering::SeqCst);
+        let c = dev.bandwidth.enqueue();
+        dev.bandwidth.start(&c, end + 10);
+        let t0 = Instant::now();
+        assert_eq!(dev.bandwidth.finish(&dev, &c, copy(end + 10)), alone);
+        assert!(t0.elapsed() < FALLBACK / 10);
+        assert_eq!(dev.bandwidth.len(), 1);
+        drop((a, b));
+        assert_eq!(
+            dev.bandwidth.len(),
+            1,
+            "final entries stay until no run can overlap"
+        );
+    }
+
+    #[test]
+    fn a_run_that_started_after_another_ended_is_alone_and_quick() {
+        let dev = device();
+        let cap = dev.board.global_bytes_per_cycle();
+        let _w = host_wait();
+        let a = dev.bandwidth.enqueue();
+        dev.bandwidth.start(&a, 0);
+        let t0 = Instant::now();
+        let ca = dev.bandwidth.finish(&dev, &a, copy(0));
+        assert_eq!(ca, sharing::alone_cycles(&copy(0), cap));
+        // Alone in the ledger: final at once, not after a sample interval.
+        assert!(t0.elapsed() < FALLBACK / 10);
     }
 }
