@@ -259,9 +259,16 @@ pub fn flt_bin(op: BinOp, k: Scalar, a: u64, b: u64) -> u64 {
 }
 
 impl Machine<'_> {
+    /// Every `POLL_INTERVAL` loop header visits: a stop request, if any. A timed execution
+    /// also publishes its clock here (a lower bound for the non-blocking decisions of its
+    /// partners, rule F-nb of `timing/MODEL.md`), so a long stretch without channel
+    /// operations does not keep them waiting for its next one.
     #[cold]
     fn stop_requested(&self) -> Option<FaultKind> {
         let env = self.fifo.as_ref()?;
+        if self.clock_plan.is_some() {
+            env.run.publish_clock(self.clock);
+        }
         if env.shutdown.load(std::sync::atomic::Ordering::Relaxed) {
             Some(FaultKind::Shutdown)
         } else if env.run.abort_requested() {
