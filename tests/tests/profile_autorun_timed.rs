@@ -106,9 +106,35 @@ fn round3(p: &Profile) -> (Vec<&AutorunCapture>, u64) {
     (caps[6..8].to_vec(), gap)
 }
 
+/// [`SLOW_FEED`] with a worker that never returns (`while (1)`, a common autorun style): its
+/// one execution stays in flight, so captures see its live counts (rule A2 derives the window
+/// from them).
+fn slow_feed_looping_worker() -> String {
+    SLOW_FEED
+        .replace(
+            "int v = read_channel_intel(to_worker[id]);",
+            "while (1) { int v = read_channel_intel(to_worker[id]);",
+        )
+        .replace(
+            "write_channel_intel(from_worker[id], v * v + id);",
+            "write_channel_intel(from_worker[id], v * v + id); }",
+        )
+}
+
 #[test]
 fn autorun_consumer_of_a_slow_producer_shows_read_stall() {
-    let p = run(Some(SLOW_FEED), "profile-autorun-slow-feed");
+    slow_producer_read_stall(SLOW_FEED, "profile-autorun-slow-feed");
+}
+
+#[test]
+fn looping_autorun_consumer_of_a_slow_producer_shows_read_stall() {
+    let src = slow_feed_looping_worker();
+    assert!(src.contains("while (1)"));
+    slow_producer_read_stall(&src, "profile-autorun-slow-feed-loop");
+}
+
+fn slow_producer_read_stall(src: &str, scratch: &str) {
+    let p = run(Some(src), scratch);
     let (read, write) = worker_sites(&p);
     let feeds: Vec<_> = p.kernel_runs().filter(|r| r.kernel == "feed").collect();
     // The producer issues a pair every 11 cycles: 512 x 11 cycles plus its fill.

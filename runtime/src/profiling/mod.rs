@@ -231,10 +231,13 @@ pub fn capture_device(
 }
 
 /// The counters of an autorun capture from the timing model (`MODEL.md`, rule A2): the
-/// instance's counts since the last clear, evaluated as one run over its simulated-time window
-/// (from its clock at the clear to its clock now) with `timing::evaluate`, so channel stalls,
-/// occupancy and bandwidth follow the same rules as enqueued kernels. `None` when the instance
-/// runs untimed or the kernel has no report (then the functional mapping is used).
+/// instance's counts since the last clear, evaluated as one run with `timing::evaluate` over
+/// its simulated-time window, so channel stalls, occupancy and bandwidth follow the same rules
+/// as enqueued kernels. The window starts at the instance's clock at the clear and lasts what
+/// its clock advanced by for these counts (rule A1: issue ticks + FIFO waits + one cycle per
+/// restart), derived from the counts so that an execution still in flight (an autorun kernel
+/// looping forever) counts too. `None` when the instance runs untimed or the kernel has no
+/// report (then the functional mapping is used).
 fn timed_capture(
     s: &Session,
     info: &session::ProgramInfo,
@@ -244,6 +247,14 @@ fn timed_capture(
     use fpgacl_device_model::timing::{self, EvalOptions, TICKS_PER_CYCLE};
     let w = st.window?;
     let rep = info.report.kernel(&st.kernel)?;
+    let model = timing::compute_model(&info.module, rep).ok()?;
+    let waits: u64 = st.counters.sites.iter().map(|c| c.stall).sum();
+    let advance = model
+        .issue_ticks(&st.counters, w.runs)
+        .saturating_add(waits)
+        .saturating_add(w.runs.saturating_mul(TICKS_PER_CYCLE));
+    let start_cycle = w.start_tick / TICKS_PER_CYCLE;
+    let end_tick = (start_cycle * TICKS_PER_CYCLE).saturating_add(advance);
     let run = RunReport {
         kernel: st.kernel.clone(),
         work_dim: 1,
@@ -254,12 +265,11 @@ fn timed_capture(
         counters: st.counters.clone(),
         threads: 1,
         host_time: std::time::Duration::ZERO,
-        end_tick: Some(w.end_tick),
+        end_tick: Some(end_tick),
     };
-    let start_cycle = w.start_tick / TICKS_PER_CYCLE;
     let opts = EvalOptions {
         start_cycle,
-        end_tick: Some(w.end_tick.max(start_cycle * TICKS_PER_CYCLE)),
+        end_tick: Some(end_tick),
         ..Default::default()
     };
     let t = timing::evaluate(&info.module, rep, &dev.board, &run, &opts).ok()?;
