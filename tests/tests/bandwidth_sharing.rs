@@ -11,7 +11,11 @@
 
 use std::collections::BTreeMap;
 
-use fpgacl_tests::{example, run_example, Linkage};
+use fpgacl_profile_format::{read_profile, KernelRun};
+use fpgacl_tests::{
+    compile_example, example, example_command, fpgacl_lib_dir, run_example, run_with_timeout,
+    scratch_dir, Linkage, DEFAULT_TIMEOUT,
+};
 
 /// The default board's global memory bandwidth.
 const BOARD_MBPS: f64 = 25600.0;
@@ -105,4 +109,90 @@ fn concurrent_kernels_share_the_global_memory_bandwidth() {
     ] {
         assert_eq!(f[key], g[key], "{key} differs between two runs");
     }
+}
+
+/// Stall% of a run's most stalled site, and the run's global memory bandwidth (MB/s).
+fn stall_and_mbps(r: &KernelRun, mhz: f64) -> (f64, f64) {
+    let stall = r
+        .sites
+        .iter()
+        .filter_map(|s| s.stall_pct())
+        .fold(0.0, f64::max);
+    let mbps = r
+        .sites
+        .iter()
+        .filter_map(|s| s.bandwidth_mbps(mhz))
+        .sum::<f64>();
+    (stall, mbps)
+}
+
+/// Rule B3 applies to the shared duration: the profiler's counters of a copy that shared the
+/// board show more memory stall and half the bandwidth, and its LSUs are still the stall
+/// source (stall% + occupancy% ~ 100%); the compute-bound kernel beside it shows no stall.
+#[test]
+fn profiled_counters_follow_the_shared_duration() {
+    let _ = fpgacl_lib_dir();
+    let ex = example("concurrent_bandwidth").expect("example listed");
+    let bin = compile_example(ex, &Linkage::IcdLoader);
+    let dir = scratch_dir("bandwidth-sharing-profiled");
+    let _ = std::fs::remove_file(dir.join("profile.mon"));
+    let mut cmd = example_command(&bin, ex.name, &Linkage::IcdLoader);
+    cmd.current_dir(&dir)
+        .env("ACL_RUNTIME_PROFILING_ACTIVE", "1")
+        .env_remove("ACL_PROFILE_TIMER");
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run example");
+    assert!(out.success(), "{}", out.describe());
+    let p = read_profile(dir.join("profile.mon")).expect("profile.mon");
+    let mhz = 294.0;
+    let runs: Vec<&KernelRun> = p.kernel_runs().collect();
+    let copies: Vec<&KernelRun> = runs
+        .iter()
+        .copied()
+        .filter(|r| r.kernel == "copy")
+        .collect();
+    let scales: Vec<&KernelRun> = runs
+        .iter()
+        .copied()
+        .filter(|r| r.kernel == "scale")
+        .collect();
+    assert_eq!((copies.len(), scales.len()), (5, 2), "{runs:#?}");
+    // In time order: alone, after, the pair (same start), beside scale.
+    let mut copies = copies;
+    copies.sort_by_key(|r| (r.start_ns, r.end_ns));
+    let (alone_stall, alone_mbps) = stall_and_mbps(copies[0], mhz);
+    eprintln!("copy alone: stall {alone_stall:.1}%, {alone_mbps:.0} MB/s");
+    assert!(
+        (alone_mbps - 25600.0).abs() < 0.01 * 25600.0,
+        "{alone_mbps}"
+    );
+    assert!(
+        alone_stall > 20.0,
+        "a memory-bound copy stalls: {alone_stall}"
+    );
+    assert_eq!(copies[2].start_ns, copies[3].start_ns);
+    for r in &copies[2..4] {
+        let (stall, mbps) = stall_and_mbps(r, mhz);
+        eprintln!("copy of the pair: stall {stall:.1}%, {mbps:.0} MB/s");
+        assert!((mbps - 12800.0).abs() < 0.02 * 12800.0, "{mbps}");
+        assert!(stall > alone_stall + 20.0, "{stall} vs {alone_stall}");
+        // the LSU moving the most data is the source: stall% + occupancy% ~ 100%
+        let source = r
+            .sites
+            .iter()
+            .max_by_key(|s| s.stall_cycles)
+            .expect("sites");
+        let sum = source.stall_pct().unwrap() + source.occupancy_pct().unwrap();
+        assert!((sum - 100.0).abs() < 1.0, "stall + occupancy = {sum}");
+    }
+    for r in &scales {
+        let (stall, _) = stall_and_mbps(r, mhz);
+        assert_eq!(stall, 0.0, "the compute-bound kernel stalls: {r:#?}");
+    }
+    let (beside_stall, beside_mbps) = stall_and_mbps(copies[4], mhz);
+    eprintln!("copy beside scale: stall {beside_stall:.1}%, {beside_mbps:.0} MB/s");
+    assert!(beside_stall > alone_stall && beside_stall < stall_and_mbps(copies[2], mhz).0);
+    assert!(
+        (beside_mbps - (25600.0 - 8.0 * mhz)).abs() < 0.02 * 25600.0,
+        "{beside_mbps}"
+    );
 }
