@@ -22,6 +22,10 @@ use std::time::Duration;
 const POLL: Duration = Duration::from_millis(20);
 /// Yields before a waiting operation sleeps on the condition variable.
 const SPINS: u32 = 16;
+/// How often a non-blocking operation waiting for its decision re-checks the floor: partners'
+/// clocks advance without a signal (they publish them at their channel operations), so the
+/// wait re-reads them at this pace when nothing else wakes it.
+const NB_POLL: Duration = Duration::from_millis(1);
 
 /// The `now` of a FIFO operation without simulated time (timing hook).
 pub const UNTIMED: u64 = u64::MAX;
@@ -251,7 +255,7 @@ impl Fifo {
                 spins += 1;
                 MutexGuard::unlocked(st, std::thread::yield_now);
             } else {
-                MutexGuard::unlocked(st, || SIM.wait(seen, POLL));
+                MutexGuard::unlocked(st, || SIM.wait(seen, NB_POLL));
             }
         };
         st.sim_waiters -= 1;
