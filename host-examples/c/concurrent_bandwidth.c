@@ -11,7 +11,10 @@
  *      long, together at most the board's bandwidth);
  *   3. a compute-bound single work-item kernel (scale, BW_N/4 elements) alone,
  *      then together with a copy (the copy is slowed only by the bandwidth the
- *      scale kernel uses; the scale kernel is not slowed).
+ *      scale kernel uses; the scale kernel is not slowed);
+ *   4. a channel consumer (sink) launched first, then a copy that the host waits
+ *      for before it launches the sink's producer: the copy must end (it does not
+ *      wait for the blocked sink) and takes the time of a copy alone.
  * Every output is checked. Prints key=value lines that the tests read.
  */
 #include "common.h"
@@ -172,6 +175,34 @@ int main(int argc, char **argv)
     CHECK(clReleaseEvent(w));
     CHECK(clReleaseEvent(mixed[0]));
     CHECK(clReleaseEvent(mixed[1]));
+
+    STEP("a copy while a consumer waits for a producer the host launches after the copy");
+    reset(q1, out, 3, bytes);
+    cl_kernel ksink = create_kernel(prog, "sink");
+    cl_kernel ksource = create_kernel(prog, "source");
+    cl_int nc = 4096;
+    CHECK(clSetKernelArg(ksink, 0, sizeof out[2], &out[2]));
+    CHECK(clSetKernelArg(ksink, 1, sizeof nc, &nc));
+    CHECK(clSetKernelArg(ksource, 0, sizeof bsrc, &bsrc));
+    CHECK(clSetKernelArg(ksource, 1, sizeof nc, &nc));
+    set_args(ka, bsrc, out[0]);
+    cl_event es, ex, ep;
+    CHECK(clEnqueueTask(q2, ksink, 0, NULL, &es));
+    CHECK(clFlush(q2));
+    CHECK(clEnqueueNDRangeKernel(q1, ka, 1, NULL, &n, &wg, 0, NULL, &ex));
+    CHECK(clWaitForEvents(1, &ex));
+    EXPECT(event_status(es) > CL_COMPLETE, "the sink ended without its producer");
+    check_copy(q1, out[0], src, tmp, n, "copy beside a blocked consumer");
+    CHECK(clEnqueueTask(q1, ksource, 0, NULL, &ep));
+    CHECK(clWaitForEvents(1, &es));
+    check_copy(q2, out[2], src, tmp, (size_t)nc, "sink");
+    printf("  waited_copy_ns=%llu\n", (unsigned long long)duration(ex));
+    CHECK(clWaitForEvents(1, &ep));
+    CHECK(clReleaseEvent(es));
+    CHECK(clReleaseEvent(ex));
+    CHECK(clReleaseEvent(ep));
+    CHECK(clReleaseKernel(ksink));
+    CHECK(clReleaseKernel(ksource));
 
     CHECK(clReleaseMemObject(gate));
     for (int i = 0; i < 3; i++)

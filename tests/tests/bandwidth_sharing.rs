@@ -46,6 +46,7 @@ fn run_once() -> BTreeMap<String, f64> {
         "scale_alone_ns",
         "mixed_scale_ns",
         "mixed_copy_ns",
+        "waited_copy_ns",
     ] {
         assert!(figures.contains_key(key), "no {key} in\n{}", out.stdout);
     }
@@ -94,6 +95,10 @@ fn concurrent_kernels_share_the_global_memory_bandwidth() {
         0.02,
     );
     assert!(f["mixed_copy_ns"] < f["pair_a_ns"]);
+    // A copy that ends while a consumer started before it is blocked on a channel (its
+    // producer is launched by the host after the copy ends) does not wait for it: the host's
+    // wait returns, and the copy takes its time alone (the consumer moves nothing meanwhile).
+    assert_eq!(f["waited_copy_ns"], alone);
 
     // Determinism: a second process gives the same durations, to the nanosecond.
     let g = run_once();
@@ -106,6 +111,7 @@ fn concurrent_kernels_share_the_global_memory_bandwidth() {
         "scale_alone_ns",
         "mixed_scale_ns",
         "mixed_copy_ns",
+        "waited_copy_ns",
     ] {
         assert_eq!(f[key], g[key], "{key} differs between two runs");
     }
@@ -155,7 +161,7 @@ fn profiled_counters_follow_the_shared_duration() {
         .copied()
         .filter(|r| r.kernel == "scale")
         .collect();
-    assert_eq!((copies.len(), scales.len()), (5, 2), "{runs:#?}");
+    assert_eq!((copies.len(), scales.len()), (6, 2), "{runs:#?}");
     // In time order: alone, after, the pair (same start), beside scale.
     let mut copies = copies;
     copies.sort_by_key(|r| (r.start_ns, r.end_ns));

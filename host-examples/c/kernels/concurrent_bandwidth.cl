@@ -18,3 +18,20 @@ __kernel void scale(__global const float *restrict src, __global float *restrict
     for (int i = 0; i < n; i++)
         dst[i] = src[i] * 2.0f + 1.0f;
 }
+
+// A consumer that blocks on a channel until the host launches its producer: a run that ends
+// meanwhile must not wait for it (the host waits for that run before launching the producer).
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel float feed __attribute__((depth(64)));
+
+__kernel void sink(__global float *restrict dst, int n)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = read_channel_intel(feed);
+}
+
+__kernel void source(__global const float *restrict src, int n)
+{
+    for (int i = 0; i < n; i++)
+        write_channel_intel(feed, src[i]);
+}
