@@ -8,7 +8,8 @@
 //!
 //! The costs are chosen so that, without channel stalls, the clock advance of a kernel
 //! execution equals the compute ticks `super::compute` derives from the counters after the
-//! run: `sum over loops of (entries x enter + header visits x head) + items x item`.
+//! run, plus the static arbitration extra of rule L5 (`super::local`), which `evaluate` takes
+//! out again: `sum over loops of (entries x enter + header visits x head) + items x item`.
 
 /// Clock units per device cycle: the clock counts ticks of 1/65536 cycle so that fractional
 /// issue rates (partial unrolling, SIMD lanes, compute units) add up exactly.

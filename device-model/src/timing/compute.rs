@@ -53,6 +53,11 @@ pub struct ComputeModel {
     pub barriers_in_loop: Vec<u64>,
     /// Compute units (barrier drains of different work-groups overlap across them).
     pub compute_units: u64,
+    /// By `LoopId`: ticks the clock adds per iteration for arbitrated local memory ports
+    /// (rule L5: the static effective II of a loop without pipelined subloops, every access
+    /// counted as firing). Only the clock of timed executions uses it; `evaluate` replaces it by
+    /// the executed-count figure of rule L3.
+    pub arbitration: Vec<u64>,
 }
 
 /// Iterations (body executions) of loop `l` from the executor's counters.
@@ -155,9 +160,11 @@ impl ComputeModel {
                 _ => barriers_outside += n,
             }
         }
+        let arbitration = super::local::static_extra(rep, &loops, cu);
         ComputeModel {
             kind: rep.kind,
             lanes,
+            arbitration,
             loops,
             item: if ndrange { TICKS_PER_CYCLE / lanes } else { 0 },
             pipeline_latency: rep.pipeline_latency.max(0.0).ceil() as u64,
@@ -168,24 +175,45 @@ impl ComputeModel {
     }
 
     /// The clock plan the executor applies during a run starting at `start_cycle`. Without
-    /// channel stalls the clock advances by exactly [`ComputeModel::issue_ticks`].
+    /// channel stalls the clock advances by exactly [`ComputeModel::issue_ticks`] plus
+    /// [`ComputeModel::clock_arbitration_ticks`] (rule L5).
     pub fn clock_plan(&self, start_cycle: u64) -> ClockPlan {
         ClockPlan {
             start_tick: start_cycle.saturating_mul(TICKS_PER_CYCLE),
-            loop_head: self.loops.iter().map(|l| l.iteration).collect(),
+            loop_head: (0..self.loops.len()).map(|l| self.head_ticks(l)).collect(),
             loop_enter: self
                 .loops
                 .iter()
-                .map(|l| {
+                .enumerate()
+                .map(|(i, l)| {
                     if l.do_while {
                         l.entry as i64
                     } else {
-                        l.entry as i64 - l.iteration as i64
+                        l.entry as i64 - self.head_ticks(i) as i64
                     }
                 })
                 .collect(),
             item: self.item,
         }
+    }
+
+    /// Ticks the clock adds at a header visit of loop `l`: its issue cost (C1-C4) plus the
+    /// static arbitration extra (L5).
+    fn head_ticks(&self, l: usize) -> u64 {
+        self.loops[l].iteration + self.arbitration.get(l).copied().unwrap_or(0)
+    }
+
+    /// Ticks the clock of a timed execution added for arbitration (rule L5) for the counted
+    /// iterations; `evaluate` takes them out of the clock's advance and adds rule L3 instead.
+    pub fn clock_arbitration_ticks(&self, c: &Counters) -> u64 {
+        let mut t = 0u64;
+        for (l, &x) in self.arbitration.iter().enumerate() {
+            if x > 0 {
+                let it = iterations(c, l, self.loops[l].do_while);
+                t = t.saturating_add(it.saturating_mul(x));
+            }
+        }
+        t
     }
 
     /// Ticks to issue the counted work (rules C1-C4), without the fill of C5.

@@ -24,9 +24,14 @@
 //!   with the most requests stalls `X(b, L)` (stall% + occupancy% ~ 100%: it is the source),
 //!   the others `X(b, L) x their requests / the largest`; a site on several banks takes the
 //!   largest.
+//! - **L5 clock**: timed executions (channel kernels, autorun kernels) cannot wait for the
+//!   executed counts, so their clock adds, per iteration of a pipelined loop without pipelined
+//!   subloops, `max over banks of (static requests per iteration / (P x CUs)) - II cost` (every
+//!   access of the loop counted as firing): their FIFO timestamps see the loop's effective II.
+//!   `evaluate` takes this static part out of the clock's advance and adds L3's figure.
 
 use super::clock::TICKS_PER_CYCLE;
-use super::compute::{iterations, ComputeModel};
+use super::compute::{iterations, ComputeModel, LoopCost};
 use crate::counters::Counters;
 use fpgacl_kernel_compiler::analysis::{ArbitratedBank, KernelKind, KernelReport};
 use fpgacl_kernel_compiler::ir::LoopId;
@@ -50,6 +55,47 @@ impl LocalStalls {
             .map(|&(_, c)| c)
             .unwrap_or(0)
     }
+}
+
+/// Rule L5: per `LoopId`, the ticks a timed execution's clock adds per iteration of the loop
+/// for arbitrated local memory ports (0 for loops with pipelined subloops, and everywhere
+/// when no memory is arbitrated). `loops` are the C-rule costs, `units` the compute units.
+pub fn static_extra(report: &KernelReport, loops: &[LoopCost], units: u64) -> Vec<u64> {
+    let mut out = vec![0u64; loops.len()];
+    let units = if report.kind == KernelKind::NdRange {
+        units.max(1)
+    } else {
+        1
+    };
+    for b in report
+        .local_memories
+        .iter()
+        .flat_map(|m| m.arbitrated_banks.iter())
+    {
+        for (i, cost) in loops.iter().enumerate() {
+            let id = LoopId(i as u32);
+            let has_subloops = report
+                .loops
+                .iter()
+                .any(|s| s.parent == Some(id) && !s.unroll.is_full() && s.ii > 0);
+            if has_subloops {
+                continue;
+            }
+            let req: u64 = b
+                .sites
+                .iter()
+                .filter(|s| s.driver == Some(id))
+                .map(|s| s.instances as u64 * s.ports_per_access.max(1) as u64)
+                .sum();
+            if req == 0 {
+                continue;
+            }
+            let need = (req * TICKS_PER_CYCLE).div_ceil(b.ports.max(1) as u64 * units);
+            let x = need.saturating_sub(cost.iteration);
+            out[i] = out[i].max(x);
+        }
+    }
+    out
 }
 
 /// Ticks the pipeline spends in loop `l` and its subloops (rule L3's budget).

@@ -220,9 +220,11 @@ pub fn evaluate(
         .collect();
     let stall_ticks: u64 = kernel_sites.iter().map(|&i| site_stall_ticks(i)).sum();
     let issue_ticks = match opts.end_tick {
+        // The clock's arbitration extra (L5) is replaced by the executed-count figure (L3).
         Some(end) => end
             .saturating_sub(opts.start_cycle.saturating_mul(TICKS_PER_CYCLE))
-            .saturating_sub(stall_ticks),
+            .saturating_sub(stall_ticks)
+            .saturating_sub(model.clock_arbitration_ticks(c)),
         None => model.issue_ticks(c, run.work_items),
     };
     let issue = issue_ticks.div_ceil(TICKS_PER_CYCLE);

@@ -234,8 +234,8 @@ pub fn capture_device(
 /// instance's counts since the last clear, evaluated as one run with `timing::evaluate` over
 /// its simulated-time window, so channel stalls, occupancy and bandwidth follow the same rules
 /// as enqueued kernels. The window starts at the instance's clock at the clear and lasts what
-/// its clock advanced by for these counts (rule A1: issue ticks + FIFO waits + one cycle per
-/// restart), derived from the counts so that an execution still in flight (an autorun kernel
+/// its clock advanced by for these counts (rule A1: issue ticks + the clock's arbitration
+/// extra (L5) + FIFO waits + one cycle per restart), derived from the counts so that an execution still in flight (an autorun kernel
 /// looping forever) counts too. `None` when the instance runs untimed or the kernel has no
 /// report (then the functional mapping is used).
 fn timed_capture(
@@ -251,6 +251,7 @@ fn timed_capture(
     let waits: u64 = st.counters.sites.iter().map(|c| c.stall).sum();
     let advance = model
         .issue_ticks(&st.counters, w.runs)
+        .saturating_add(model.clock_arbitration_ticks(&st.counters))
         .saturating_add(waits)
         .saturating_add(w.runs.saturating_mul(TICKS_PER_CYCLE));
     let start_cycle = w.start_tick / TICKS_PER_CYCLE;
