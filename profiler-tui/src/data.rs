@@ -472,12 +472,14 @@ impl ReportData {
         &self.profile.programs[k.program].report.kernels[k.kernel].name
     }
 
-    /// The kernel label of a run on the timeline (kernel name, with the program name when the
-    /// file holds several programs).
+    /// The kernel label of a run on the timeline (kernel name, with the program's file name,
+    /// without its folders, when the file holds several programs).
     fn lane_label(&self, program: u32, kernel: &str) -> String {
         if self.profile.programs.len() > 1 {
             if let Some(p) = self.program_index(program) {
-                return format!("{} ({})", kernel, self.profile.programs[p].name);
+                let name = &self.profile.programs[p].name;
+                let short = name.rsplit(['/', '\\']).next().unwrap_or(name);
+                return format!("{kernel} ({short})");
             }
         }
         kernel.to_string()

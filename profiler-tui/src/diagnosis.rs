@@ -183,7 +183,18 @@ pub fn diagnose(
                 "Low occupancy ({occ:.0}%) without stalls: work reaches this access in few \
                  cycles."
             );
+            let mut remedies = Vec::new();
             if let Some(l) = data.enclosing_loop(site) {
+                if l.ii > 1 && l.ii_reason.contains("memory dependency") {
+                    // The guide's remedies for a loop-carried memory dependency, then the
+                    // feed-forward split (CF'23 paper).
+                    remedies.extend([
+                        "If the buffers never overlap, declare the pointers restrict (or put \
+                         #pragma ivdep on the loop) so the compiler can pipeline it.",
+                        "Move the loads into a memory kernel that feeds this one through \
+                         channels (feed-forward design): it has no stores to depend on.",
+                    ]);
+                }
                 if l.ii > 1 {
                     headline.push_str(&format!(
                         " Its loop (line {}) has II {}{}.",
@@ -197,20 +208,14 @@ pub fn diagnose(
                     ));
                 }
             }
-            out.push((
-                Scenario::LowOccupancy,
-                Finding {
-                    headline,
-                    remedies: vec![
-                        "If the access sits in a rarely run loop, balance the loops: unroll \
-                         the loops evenly rather than only one.",
-                        "Vectorize so that one iteration does the work of several work-items.",
-                        "For NDRange kernels, use larger work-groups so the pipeline stays \
-                         full.",
-                        "Lower the loop II (remove loop-carried dependencies).",
-                    ],
-                },
-            ));
+            remedies.extend([
+                "If the access sits in a rarely run loop, balance the loops: unroll the loops \
+                 evenly rather than only one.",
+                "Vectorize so that one iteration does the work of several work-items.",
+                "For NDRange kernels, use larger work-groups so the pipeline stays full.",
+                "Lower the loop II (remove loop-carried dependencies).",
+            ]);
+            out.push((Scenario::LowOccupancy, Finding { headline, remedies }));
         }
     }
 

@@ -446,9 +446,11 @@ fn draw_details(frame: &mut Frame, app: &App, area: Rect) {
         right.push(Line::from(Span::styled(format!("- {r}"), t.dim())));
     }
     if inner.width >= 100 {
+        // A column between the panes; long lines (the site's path, the loop's II reason) wrap.
         let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .spacing(1)
             .areas(inner);
-        frame.render_widget(Paragraph::new(left), l);
+        frame.render_widget(Paragraph::new(left).wrap(Wrap { trim: false }), l);
         frame.render_widget(Paragraph::new(right).wrap(Wrap { trim: false }), r);
     } else {
         // One column: the access, its main numbers and the diagnosis first, then the tooltip
