@@ -58,6 +58,9 @@ pub struct ComputeModel {
     /// counted as firing). Only the clock of timed executions uses it; `evaluate` replaces it by
     /// the executed-count figure of rule L3.
     pub arbitration: Vec<u64>,
+    /// NDRange kernels with barriers: (site, barrier region) of the memory sites outside
+    /// loops (rule L2); empty otherwise.
+    pub barrier_regions: Vec<(u32, u32)>,
 }
 
 /// Iterations (body executions) of loop `l` from the executor's counters.
@@ -161,10 +164,16 @@ impl ComputeModel {
             }
         }
         let arbitration = super::local::static_extra(rep, &loops, cu);
+        let barrier_regions = if ndrange && f.uses_barrier {
+            super::local::barrier_regions(f)
+        } else {
+            Vec::new()
+        };
         ComputeModel {
             kind: rep.kind,
             lanes,
             arbitration,
+            barrier_regions,
             loops,
             item: if ndrange { TICKS_PER_CYCLE / lanes } else { 0 },
             pipeline_latency: rep.pipeline_latency.max(0.0).ceil() as u64,

@@ -14,12 +14,14 @@
 //!   access` requests on the bank (the executor's executions spread evenly over the site's
 //!   unrolled copies). The bank needs `D / (P x compute units)` cycles for the requests `D` of
 //!   the sites one loop `L` issues (the site's driver loop; kernel level for sites outside
-//!   pipelined loops).
+//!   pipelined loops; kernel-level sites of an NDRange kernel are further split by barrier
+//!   region: the regions are pipeline stages that run at the same time on different
+//!   work-groups, so their demands do not add up).
 //! - **L3 arbitration stall**: the pipeline spends `budget(L)` cycles in `L` without
 //!   arbitration (rules C1-C4 over `L` and its subloops; kernel level: all issue cycles). When
 //!   the bank needs more, the loop issues at a higher effective II: `X(bank, L) = max(0,
-//!   D / (P x CUs) - budget(L))`. Banks arbitrate in parallel, so loop `L` stalls
-//!   `max over banks of X(bank, L)`; the kernel stalls the sum over loops.
+//!   D / (P x CUs) - budget(L))`. Banks (and barrier regions) proceed in parallel, so loop `L`
+//!   stalls `max over banks (and regions) of X(bank, L)`; the kernel stalls the sum over loops.
 //! - **L4 per-site stall** (source and victims, as rule B3): on bank `b` in loop `L` the site
 //!   with the most requests stalls `X(b, L)` (stall% + occupancy% ~ 100%: it is the source),
 //!   the others `X(b, L) x their requests / the largest`; a site on several banks takes the
@@ -34,7 +36,7 @@ use super::clock::TICKS_PER_CYCLE;
 use super::compute::{iterations, ComputeModel, LoopCost};
 use crate::counters::Counters;
 use fpgacl_kernel_compiler::analysis::{ArbitratedBank, KernelKind, KernelReport};
-use fpgacl_kernel_compiler::ir::LoopId;
+use fpgacl_kernel_compiler::ir::{Function, Inst, LoopId};
 
 /// Arbitration stalls of one kernel run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -98,6 +100,31 @@ pub fn static_extra(report: &KernelReport, loops: &[LoopCost], units: u64) -> Ve
     out
 }
 
+/// Per memory site outside loops, the barrier region it is in: the barriers before it in the
+/// kernel's block order (lowering lays blocks out in source order). Rule L2 of NDRange
+/// kernels.
+pub fn barrier_regions(f: &Function) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut region = 0u32;
+    for b in &f.blocks {
+        for i in &b.insts {
+            let site = match i {
+                Inst::Barrier { .. } => {
+                    region += 1;
+                    None
+                }
+                Inst::Load { site, .. } | Inst::Store { site, .. } => *site,
+                Inst::Atomic { site, .. } => Some(*site),
+                _ => None,
+            };
+            if let (Some(s), None) = (site, b.in_loop) {
+                out.push((s.0, region));
+            }
+        }
+    }
+    out
+}
+
 /// Ticks the pipeline spends in loop `l` and its subloops (rule L3's budget).
 fn loop_budget(model: &ComputeModel, report: &KernelReport, c: &Counters, l: LoopId) -> u64 {
     let mut t = 0u64;
@@ -151,19 +178,34 @@ pub fn arbitration(
         1
     };
     let kernel_budget = model.issue_ticks(c, work_items);
-    // Per (bank, driver loop) group: requests per site, then X.
+    // Kernel-level sites of an NDRange kernel: the barrier region (pipeline stage) they are in.
+    let region = |site: u32, d: Option<LoopId>| -> u32 {
+        if d.is_some() {
+            return 0;
+        }
+        model
+            .barrier_regions
+            .iter()
+            .find(|&&(s, _)| s == site)
+            .map_or(0, |&(_, r)| r)
+    };
+    // Per (bank, driver loop, barrier region) group: requests per site, then X.
     let mut per_loop: Vec<(Option<LoopId>, u64)> = Vec::new();
     let mut sites: Vec<(u32, u64)> = Vec::new();
     for b in &banks {
-        let mut drivers: Vec<Option<LoopId>> = b.sites.iter().map(|s| s.driver).collect();
-        drivers.sort();
-        drivers.dedup();
-        for d in drivers {
+        let mut groups: Vec<(Option<LoopId>, u32)> = b
+            .sites
+            .iter()
+            .map(|s| (s.driver, region(s.site.0, s.driver)))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        for (d, g) in groups {
             // L2: requests of each site of the group (scaled by 65536 to keep fractions).
             let demand: Vec<(u32, u128)> = b
                 .sites
                 .iter()
-                .filter(|s| s.driver == d)
+                .filter(|s| s.driver == d && region(s.site.0, s.driver) == g)
                 .map(|s| {
                     let fires = c.sites.get(s.site.0 as usize).map_or(0, |x| x.fires);
                     let req = fires as u128
