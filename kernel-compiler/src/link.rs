@@ -535,6 +535,69 @@ fn loc_text(sm: &SourceMap, l: Loc) -> String {
     format!("{}:{}:{}", sm.name(l.file), l.line, l.col)
 }
 
+/// Renames of one unit's names (old -> new).
+#[derive(Default)]
+struct Renames {
+    /// `static` functions (renamed where they are called or declared: before `(`).
+    fns: HashMap<String, String>,
+    /// `static` program-scope variables, typedef names and enumerators.
+    names: HashMap<String, String>,
+    /// struct, union and enum tags (after the keyword).
+    tags: HashMap<String, String>,
+}
+
+impl Renames {
+    fn is_empty(&self) -> bool {
+        self.fns.is_empty() && self.names.is_empty() && self.tags.is_empty()
+    }
+}
+
+/// Names without linkage a unit declares at program scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum TypeNameKind {
+    Typedef,
+    Enumerator,
+    Tag,
+}
+
+/// The typedef names, enumerators and struct/union/enum tags a unit defines at program scope,
+/// each with the text (without locations) of the declaration that defines it.
+fn type_decls(tu: &TranslationUnit) -> Vec<(TypeNameKind, String, String)> {
+    use crate::ast::TypeSpec;
+    let mut out = vec![];
+    for item in &tu.items {
+        let Item::Decl(d) = item else { continue };
+        let text = std::cell::OnceCell::new();
+        let text = || text.get_or_init(|| without_locs(&format!("{d:?}"))).clone();
+        match &d.spec.ty {
+            TypeSpec::Record(r) if r.fields.is_some() => {
+                if let Some(t) = &r.tag {
+                    out.push((TypeNameKind::Tag, t.clone(), text()));
+                }
+            }
+            TypeSpec::Enum(e) => {
+                if let Some(items) = &e.items {
+                    if let Some(t) = &e.tag {
+                        out.push((TypeNameKind::Tag, t.clone(), text()));
+                    }
+                    for (n, _, _) in items {
+                        out.push((TypeNameKind::Enumerator, n.clone(), text()));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if d.spec.storage == Storage::Typedef {
+            for id in &d.decls {
+                if let Some(n) = &id.decl.name {
+                    out.push((TypeNameKind::Typedef, n.clone(), text()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Links the units' token streams: symbol rules, then (for an executable) one merged program
 /// lowered to a module.
 fn link_units(
@@ -565,8 +628,34 @@ fn link_units(
                 .collect()
         })
         .collect();
-    let mut renames: Vec<(HashSet<String>, HashSet<String>)> = vec![];
+    // Type names, tags and enumerators have no linkage: units that declare one differently
+    // keep their own (renamed per variant; units with the same declaration share it).
+    let mut variants: HashMap<(TypeNameKind, String), Vec<(String, usize)>> = HashMap::new();
+    let decls: Vec<Vec<(TypeNameKind, String, String)>> = tus.iter().map(type_decls).collect();
+    for (k, list) in decls.iter().enumerate() {
+        for (kind, name, text) in list {
+            let v = variants.entry((*kind, name.clone())).or_default();
+            if !v.iter().any(|(t, _)| t == text) {
+                v.push((text.clone(), k));
+            }
+        }
+    }
+    let mut renames: Vec<Renames> = vec![];
     for (k, tu) in tus.iter().enumerate() {
+        let mut r = Renames::default();
+        for (kind, name, text) in &decls[k] {
+            let v = &variants[&(*kind, name.clone())];
+            let Some(pos) = v.iter().position(|(t, _)| t == text) else {
+                continue;
+            };
+            if pos > 0 {
+                let m = mangle(name, v[pos].1 + 1);
+                match kind {
+                    TypeNameKind::Tag => r.tags.insert(name.clone(), m),
+                    _ => r.names.insert(name.clone(), m),
+                };
+            }
+        }
         let s = symbols(tu);
         let clash = |n: &str| {
             idents
@@ -574,10 +663,9 @@ fn link_units(
                 .enumerate()
                 .any(|(j, ids)| j != k && ids.contains(n))
         };
-        let mut fns: HashSet<String> = HashSet::new();
         for (n, _, is_static, is_kernel) in &s.functions {
             if *is_static && !*is_kernel && clash(n) {
-                fns.insert(n.clone());
+                r.fns.insert(n.clone(), mangle(n, k + 1));
             }
         }
         for item in &tu.items {
@@ -589,24 +677,23 @@ fn link_units(
                             let is_fn =
                                 matches!(id.decl.derived.last(), Some(Derived::Function { .. }));
                             if is_fn && clash(n) {
-                                fns.insert(n.clone());
+                                r.fns.insert(n.clone(), mangle(n, k + 1));
                             }
                         }
                     }
                 }
             }
         }
-        let vars: HashSet<String> = s
-            .variables
-            .iter()
-            .filter(|(n, _, is_static, _)| *is_static && clash(n))
-            .map(|(n, ..)| n.clone())
-            .collect();
-        renames.push((fns, vars));
+        for (n, _, is_static, _) in &s.variables {
+            if *is_static && clash(n) {
+                r.names.insert(n.clone(), mangle(n, k + 1));
+            }
+        }
+        renames.push(r);
     }
     drop(idents);
-    for (k, (fns, vars)) in renames.iter().enumerate() {
-        if fns.is_empty() && vars.is_empty() {
+    for (k, r) in renames.iter().enumerate() {
+        if r.is_empty() {
             continue;
         }
         let toks = &mut parts[k];
@@ -618,14 +705,26 @@ fn link_units(
                 toks.get(i + 1).map(|t| &t.kind),
                 Some(TokenKind::Punct(Punct::LParen))
             );
-            let after_member = i > 0
-                && matches!(
-                    toks[i - 1].kind,
-                    TokenKind::Punct(Punct::Dot) | TokenKind::Punct(Punct::Arrow)
-                );
-            if (fns.contains(name) && next_paren) || (vars.contains(name) && !after_member) {
-                let m = mangle(name, k + 1);
-                toks[i].kind = TokenKind::Ident(m);
+            let prev = (i > 0).then(|| &toks[i - 1].kind);
+            let after_member = matches!(
+                prev,
+                Some(TokenKind::Punct(Punct::Dot) | TokenKind::Punct(Punct::Arrow))
+            );
+            let after_tag_keyword = matches!(
+                prev,
+                Some(TokenKind::Ident(kw)) if kw == "struct" || kw == "union" || kw == "enum"
+            );
+            let new = if after_tag_keyword {
+                r.tags.get(name)
+            } else if next_paren && r.fns.contains_key(name) {
+                r.fns.get(name)
+            } else if !after_member {
+                r.names.get(name)
+            } else {
+                None
+            };
+            if let Some(m) = new {
+                toks[i].kind = TokenKind::Ident(m.clone());
             }
         }
         tus[k] = crate::parse::parse(&parts[k], &mut d);
@@ -754,6 +853,9 @@ fn demangle_module(m: &mut ir::Module) {
         fix(&mut c.name);
     }
     for k in &mut m.kernels {
+        for a in &mut k.args {
+            fix(&mut a.type_name);
+        }
         for (_, _, n) in &mut k.reg_names {
             fix(n);
         }

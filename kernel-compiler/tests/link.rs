@@ -490,3 +490,65 @@ fn recursion_across_units_fails_at_link_with_plain_names() {
         "{log}"
     );
 }
+
+#[test]
+fn conflicting_unit_local_types_are_not_mixed_up() {
+    // Two units with their own `value_t` and enumerator: each keeps its own, or the link
+    // fails naming the conflict; never silently the other unit's type.
+    let a = obj(
+        "a.cl",
+        "typedef float value_t;\nenum { MODE = 1 };\nkernel void ka(global value_t *p) { p[0] = (value_t)MODE / 2; }\n",
+        "",
+        &[],
+    );
+    let b = obj(
+        "b.cl",
+        "typedef int value_t;\nenum { MODE = 2 };\nkernel void kb(global value_t *p) { p[0] = (value_t)MODE / 2; }\n",
+        "",
+        &[],
+    );
+    let inputs = [a.as_ref(), b.as_ref()];
+    let out = link(&inputs, "").unwrap();
+    let m = out.module.unwrap_or_else(|| panic!("{}", out.log));
+    let one = |name: &str| {
+        dump::dump_module(&Module {
+            kernels: vec![m.kernel(name).unwrap().clone()],
+            ..(*m).clone()
+        })
+    };
+    let (ka, kb) = (one("ka"), one("kb"));
+    assert!(
+        ka.contains("store.global:f32") && ka.contains("const 1.0"),
+        "{ka}"
+    );
+    assert!(
+        kb.contains("store.global:i32") && !kb.contains("const 1"),
+        "{kb}"
+    );
+    for k in &m.kernels {
+        assert_eq!(k.args[0].type_name, "value_t*");
+    }
+    // Struct tags too.
+    let c = obj(
+        "c.cl",
+        "struct P { int a; };\nkernel void kc(global int *p) { p[0] = sizeof(struct P) * 1000; }\n",
+        "",
+        &[],
+    );
+    let d = obj(
+        "d.cl",
+        "struct P { long a; long b; };\nkernel void kd(global int *p) { p[0] = sizeof(struct P) * 1000; }\n",
+        "",
+        &[],
+    );
+    let m = exe(&[&c, &d], "");
+    let one = |name: &str| {
+        dump::dump_module(&Module {
+            kernels: vec![m.kernel(name).unwrap().clone()],
+            ..(*m).clone()
+        })
+    };
+    // sizeof(struct P) of each unit.
+    assert!(one("kc").contains("u64 = const 4 "), "{}", one("kc"));
+    assert!(one("kd").contains("u64 = const 16 "), "{}", one("kd"));
+}
