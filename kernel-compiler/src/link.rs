@@ -10,7 +10,10 @@
 //!
 //! [`link`] joins objects and libraries by symbol. Each unit is parsed from its own tokens;
 //! `static` functions and program-scope variables stay unit-local (they are renamed per unit
-//! when another unit uses the same name); kernels and non-static functions are global symbols,
+//! when another unit uses the same name), and so do typedef names, enumerators and tags that
+//! units declare differently (C gives them no linkage; identical declarations, typically from
+//! a shared header, stay one type so that calls across units type-check); kernels and
+//! non-static functions are global symbols,
 //! and a symbol defined twice or referenced but defined nowhere fails the link with its name
 //! and locations. The units' declarations are then merged into one program (type
 //! declarations and identical program-scope objects that several units read from a common
