@@ -180,7 +180,8 @@ pub fn set_timeline_clock(now_ns: fn() -> u64) {
 pub struct AutorunWindow {
     /// The instance's clock (ticks) when its counters were last cleared (or it started).
     pub start_tick: u64,
-    /// Its clock now: where its next execution starts (ticks).
+    /// Its clock now, as far as its counts go (ticks): the start plus what the clock advanced
+    /// by for the counts of the window (an execution in flight included).
     pub end_tick: u64,
     /// Executions completed in the window.
     pub runs: u64,
@@ -212,6 +213,8 @@ struct AutorunSlot {
     /// The clock plan of the kernel (rules C1-C4), starting at the program's load cycle;
     /// `None`: untimed (no static analysis).
     plan: Option<ClockPlan>,
+    /// The kernel's compute model (the capture window of rule A2).
+    model: Option<ComputeModel>,
     /// The instance's clock: the tick its next execution starts at (rule A1).
     tick: AtomicU64,
     /// The clock and the completed executions when the counters were last cleared.
@@ -285,13 +288,14 @@ impl ProgramInstance {
             }
             // Rule A1: autorun kernels run with a clock from the program's load, with the
             // costs of their static analysis (untimed if the analysis fails).
-            let plan = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let model = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let rep = fpgacl_kernel_compiler::analysis::engine::analyze_kernel(
                     &module, ki as u32, f, &params,
                 );
-                ComputeModel::new(f, &rep).clock_plan(load_cycle)
+                ComputeModel::new(f, &rep)
             }))
             .ok();
+            let plan = model.as_ref().map(|m| m.clock_plan(load_cycle));
             let start_tick = plan.as_ref().map_or(0, |p| p.start_tick);
             let cu = f.attrs.num_compute_units;
             for z in 0..cu[2].max(1) {
@@ -304,6 +308,7 @@ impl ProgramInstance {
                             counters: CounterBlock::new(module.sites.len(), f.loops.len()),
                             fault: Mutex::new(None),
                             plan: plan.clone(),
+                            model: model.clone(),
                             tick: AtomicU64::new(start_tick),
                             since_tick: AtomicU64::new(start_tick),
                             since_runs: AtomicU64::new(0),
@@ -434,32 +439,31 @@ impl ProgramInstance {
             .iter()
             .map(|s| {
                 let runs = s.runs.load(Ordering::Relaxed);
+                let counters = s.counters.snapshot();
+                let window = s.window(&counters, runs);
                 AutorunStatus {
                     kernel: self.inner.module.kernels[s.kernel as usize].name.clone(),
                     kernel_index: s.kernel,
                     compute_id: s.cid,
                     runs,
-                    counters: s.counters.snapshot(),
+                    counters,
                     fault: s.fault.lock().clone(),
-                    window: s.plan.as_ref().map(|_| AutorunWindow {
-                        start_tick: s.since_tick.load(Ordering::Relaxed),
-                        end_tick: s.tick.load(Ordering::Relaxed),
-                        runs: runs.saturating_sub(s.since_runs.load(Ordering::Relaxed)),
-                    }),
+                    window,
                 }
             })
             .collect()
     }
 
     /// Zeroes the counters of every autorun kernel (after a profiler readback); the next
-    /// window starts at each instance's clock now.
+    /// window starts at each instance's clock now (rule A2's window end).
     pub fn clear_autorun_counters(&self) {
         for s in &self.inner.autorun {
+            let runs = s.runs.load(Ordering::Relaxed);
+            if let Some(w) = s.window(&s.counters.snapshot(), runs) {
+                s.since_tick.store(w.end_tick, Ordering::Relaxed);
+            }
+            s.since_runs.store(runs, Ordering::Relaxed);
             s.counters.clear();
-            s.since_tick
-                .store(s.tick.load(Ordering::Relaxed), Ordering::Relaxed);
-            s.since_runs
-                .store(s.runs.load(Ordering::Relaxed), Ordering::Relaxed);
         }
     }
 
@@ -470,6 +474,31 @@ impl ProgramInstance {
         for c in &self.inner.channels {
             c.wake_all();
         }
+    }
+}
+
+impl AutorunSlot {
+    /// Rule A2: the simulated-time window of the counts `c` since the last clear. It starts
+    /// at the instance's clock at the clear and lasts what the clock advanced by for these
+    /// counts: issue ticks (C1-C4) + the clock's arbitration extra (L5) + FIFO waits + one
+    /// cycle per completed execution (A1's restart). Equal to the clock's advance for completed
+    /// executions; derived from the counts so that an execution still in flight (an autorun
+    /// kernel that never returns) is included. `None` for untimed instances.
+    fn window(&self, c: &Counters, runs: u64) -> Option<AutorunWindow> {
+        let model = self.model.as_ref()?;
+        let runs = runs.saturating_sub(self.since_runs.load(Ordering::Relaxed));
+        let waits: u64 = c.sites.iter().map(|x| x.stall).sum();
+        let start_tick = self.since_tick.load(Ordering::Relaxed);
+        let advance = model
+            .issue_ticks(c, runs)
+            .saturating_add(model.clock_arbitration_ticks(c))
+            .saturating_add(waits)
+            .saturating_add(runs.saturating_mul(TICKS_PER_CYCLE));
+        Some(AutorunWindow {
+            start_tick,
+            end_tick: start_tick.saturating_add(advance),
+            runs,
+        })
     }
 }
 

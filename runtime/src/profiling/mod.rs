@@ -232,12 +232,10 @@ pub fn capture_device(
 
 /// The counters of an autorun capture from the timing model (`MODEL.md`, rule A2): the
 /// instance's counts since the last clear, evaluated as one run with `timing::evaluate` over
-/// its simulated-time window, so channel stalls, occupancy and bandwidth follow the same rules
-/// as enqueued kernels. The window starts at the instance's clock at the clear and lasts what
-/// its clock advanced by for these counts (rule A1: issue ticks + the clock's arbitration
-/// extra (L5) + FIFO waits + one cycle per restart), derived from the counts so that an execution still in flight (an autorun kernel
-/// looping forever) counts too. `None` when the instance runs untimed or the kernel has no
-/// report (then the functional mapping is used).
+/// its simulated-time window (`AutorunStatus::window`: from its clock at the clear, for what
+/// its clock advanced by for these counts, an execution in flight included), so channel
+/// stalls, occupancy and bandwidth follow the same rules as enqueued kernels. `None` when the
+/// instance runs untimed or the kernel has no report (then the functional mapping is used).
 fn timed_capture(
     s: &Session,
     info: &session::ProgramInfo,
@@ -247,15 +245,9 @@ fn timed_capture(
     use fpgacl_device_model::timing::{self, EvalOptions, TICKS_PER_CYCLE};
     let w = st.window?;
     let rep = info.report.kernel(&st.kernel)?;
-    let model = timing::compute_model(&info.module, rep).ok()?;
-    let waits: u64 = st.counters.sites.iter().map(|c| c.stall).sum();
-    let advance = model
-        .issue_ticks(&st.counters, w.runs)
-        .saturating_add(model.clock_arbitration_ticks(&st.counters))
-        .saturating_add(waits)
-        .saturating_add(w.runs.saturating_mul(TICKS_PER_CYCLE));
     let start_cycle = w.start_tick / TICKS_PER_CYCLE;
-    let end_tick = (start_cycle * TICKS_PER_CYCLE).saturating_add(advance);
+    // The window's length on a whole-cycle start.
+    let end_tick = (start_cycle * TICKS_PER_CYCLE).saturating_add(w.end_tick - w.start_tick);
     let run = RunReport {
         kernel: st.kernel.clone(),
         work_dim: 1,
