@@ -32,7 +32,8 @@
  *         clCompileProgram and clLinkProgram;
  *      d. binaries of a compiled object, a library and a linked executable
  *         load with clCreateProgramWithBinary with their binary type and link
- *         (or build) and run again;
+ *         (or build) and run again; clBuildProgram of a self-contained compiled
+ *         object's binary links it into an executable;
  *      e. compile errors and invalid compiler/linker options.
  *
  * Without argv[1] the .aocx part of step 4 is skipped (a "skip:" line says
@@ -44,7 +45,8 @@
  * (clCreateKernel on a compiled object or library), link-log-details (fpgacl's
  * wording of link errors, with file:line of both definitions of a duplicate),
  * link-math-options (the program linking options -cl-fast-relaxed-math and
- * -cl-denorms-are-zero of clLinkProgram), object-binary (5d).
+ * -cl-denorms-are-zero of clLinkProgram), object-binary (5d), build-object-binary
+ * (clBuildProgram of a compiled object's binary gives an executable with its kernel).
  */
 #include "common.h"
 
@@ -880,6 +882,21 @@ static void link_binaries(cl_context ctx, cl_device_id dev, cl_command_queue q,
     CHECK(clReleaseProgram(lib));
     CHECK(clReleaseProgram(obj));
     CHECK(clReleaseProgram(unit));
+
+    if (skip_check("build-object-binary"))
+        return;
+    STEP("5d. clBuildProgram of a compiled object's binary");
+    cl_program self_contained = compiled_unit(ctx, dev, "program_build_link_static_a.cl", "",
+                                              header);
+    cl_program sobj = reload(ctx, dev, self_contained, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                             "self-contained object");
+    build_ok(sobj, dev, "");
+    EXPECT(binary_type(sobj, dev) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+           "built object binary: CL_PROGRAM_BINARY_TYPE is %lu, expected EXECUTABLE",
+           (unsigned long)binary_type(sobj, dev));
+    run_and_check(ctx, q, sobj, "static_a", 1, 1, 0, "object binary built with clBuildProgram");
+    CHECK(clReleaseProgram(sobj));
+    CHECK(clReleaseProgram(self_contained));
 }
 
 static void step_compile_link(cl_context ctx, cl_device_id dev, cl_command_queue q)

@@ -205,6 +205,10 @@ const EXPECTED_LINES: &[(&str, Option<&str>)] = &[
         "object + library from their binaries, linked: scaled over 4096 elements correct",
         None,
     ),
+    (
+        "object binary built with clBuildProgram: static_a over 4096 elements correct",
+        None,
+    ),
     ("syntax error on line 4: CL_COMPILE_PROGRAM_FAILURE", None),
     (
         "\"-cl-no-such-option\": CL_INVALID_COMPILER_OPTIONS / CL_INVALID_LINKER_OPTIONS",
@@ -323,9 +327,10 @@ fn without_an_aocx_argument() {
 /// library returns CL_INVALID_KERNEL_NAME instead of CL_INVALID_PROGRAM_EXECUTABLE; its link
 /// errors are worded its own way (`link-log-details` checks fpgacl's wording and locations);
 /// clLinkProgram rejects the program linking options `-cl-fast-relaxed-math` and
-/// `-cl-denorms-are-zero` with CL_INVALID_LINKER_OPTIONS.
+/// `-cl-denorms-are-zero` with CL_INVALID_LINKER_OPTIONS; clBuildProgram of a compiled object's
+/// binary succeeds but gives no kernel (CL_INVALID_KERNEL_NAME).
 const POCL_SKIPS: &str =
-    "log-location-first,binary-truncated,kernel-from-object,link-log-details,link-math-options";
+    "log-location-first,binary-truncated,kernel-from-object,link-log-details,link-math-options,build-object-binary";
 
 /// The program itself is right: it passes on PoCL (steps 1-3 and 5, and the binary checks
 /// that do not need an `.aocx`).
