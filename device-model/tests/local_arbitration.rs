@@ -65,6 +65,15 @@ fn arbitrated_stores_stall_and_lengthen_the_loop() {
     let free = &k.kreport("free3").local_memories[0];
     assert!(free.stall_free);
     assert!(free.arbitrated_banks.is_empty());
+    // The aoc-style report names the arbitrated bank, its ports and the contending lines
+    // (the four stores in the loop and the load after it).
+    let text = fpgacl_kernel_compiler::analysis::render::render(&k.module.sources, &k.report);
+    assert!(
+        text.contains(
+            "bank 0: 5 port access(es) arbitrated over 2 physical ports (lines 4, 5, 6, 7, 9)"
+        ),
+        "{text}"
+    );
     let ii = k.kreport("arb4").loop_at_line(3).unwrap().ii;
     assert_eq!(ii, 1);
 

@@ -316,6 +316,30 @@ pub fn render_kernel(src: &SourceMap, k: &KernelReport) -> String {
                 if m.stall_free { "stall-free" } else { "arbitrated (potentially inefficient)" },
                 m.implemented_bytes
             );
+            for b in &m.arbitrated_banks {
+                let accesses: u32 = b
+                    .sites
+                    .iter()
+                    .map(|s| s.instances * s.ports_per_access)
+                    .sum();
+                let mut lines: Vec<u32> = b
+                    .sites
+                    .iter()
+                    .filter_map(|s| k.sites.iter().find(|r| r.id == s.site))
+                    .map(|r| r.loc.line)
+                    .collect();
+                lines.sort_unstable();
+                lines.dedup();
+                let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                let _ = writeln!(
+                    out,
+                    "    bank {}: {} port access(es) arbitrated over {} physical ports (lines {})",
+                    b.bank,
+                    accesses,
+                    b.ports,
+                    lines.join(", ")
+                );
+            }
         }
     }
     for w in &k.warnings {
