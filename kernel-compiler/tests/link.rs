@@ -552,3 +552,62 @@ fn conflicting_unit_local_types_are_not_mixed_up() {
     assert!(one("kc").contains("u64 = const 4 "), "{}", one("kc"));
     assert!(one("kd").contains("u64 = const 16 "), "{}", one("kd"));
 }
+
+/// Every kernel of the corpus compiled as one object and linked alone gives exactly the module
+/// `build()` gives (same IR, sites, loops, constant data), and two corpus files linked
+/// together give the kernels of both with their own files' locations.
+#[test]
+fn corpus_kernels_link_to_the_same_module_as_a_build() {
+    use fpgacl_kernel_compiler::build;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/ok");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 30);
+    let mut objects = vec![];
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(f).unwrap();
+        let built = build(&[src(&name, &text)], "").unwrap().module.unwrap();
+        let o = obj(&name, &text, "", &[]);
+        let linked = exe(&[&o], "");
+        assert_eq!(
+            dump::dump_module(&linked),
+            dump::dump_module(&built),
+            "{name}: linked alone differs from a build"
+        );
+        assert_eq!(linked.sources, built.sources, "{name}");
+        objects.push((name, o, built));
+    }
+    // Neighbouring pairs without a common kernel, channel or function name link together.
+    let mut pairs = 0;
+    for w in objects.windows(2) {
+        let [(na, a, ma), (nb, b, mb)] = w else {
+            unreachable!()
+        };
+        let inputs = [a.as_ref(), b.as_ref()];
+        let out = link(&inputs, "").unwrap();
+        let Some(m) = out.module else {
+            // A duplicate symbol: the log names it.
+            assert!(
+                out.log.contains("duplicate symbol"),
+                "{na} + {nb}:\n{}",
+                out.log
+            );
+            continue;
+        };
+        pairs += 1;
+        assert_eq!(m.kernels.len(), ma.kernels.len() + mb.kernels.len());
+        for s in &m.sites {
+            let k = &m.kernels[s.kernel as usize];
+            let file = m.sources.name(s.loc.file);
+            if ma.kernel(&k.name).is_some() && k.loc.file == s.loc.file {
+                assert!(file == na || !file.ends_with(".cl"), "{file} {na}");
+            }
+        }
+    }
+    assert!(pairs >= 10, "only {pairs} pairs linked");
+}
