@@ -202,6 +202,9 @@ pub const EXAMPLES: &[Example] = &[
             "program_build_link_kernel.cl",
             "program_build_link_options.cl",
             "program_build_link_helper.cl",
+            "program_build_link_static_a.cl",
+            "program_build_link_static_b.cl",
+            "program_build_link_dup.cl",
         ],
         needs_kernels: true,
         description: "builds from source with -D/-I, kernel argument info, failing builds and \
