@@ -611,3 +611,56 @@ fn corpus_kernels_link_to_the_same_module_as_a_build() {
     }
     assert!(pairs >= 10, "only {pairs} pairs linked");
 }
+
+/// Damaged objects (as a corrupted binary could hold: tokens dropped, repeated or renamed,
+/// locations out of range) never panic the linker: it links or fails with a log.
+#[test]
+fn damaged_objects_never_panic_the_linker() {
+    let h = obj("helper.cl", HELPER, "", &common());
+    let k = obj("kernel.cl", KERNEL, "", &common());
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let (mut linked, mut failed) = (0, 0);
+    for round in 0..300 {
+        let mut bad = (*k).clone();
+        let toks = &mut bad.units[0].tokens;
+        for _ in 0..1 + round % 4 {
+            let n = toks.len() - 1; // keep Eof last
+            let i = next(n);
+            match next(5) {
+                0 => {
+                    toks.remove(i);
+                }
+                1 => {
+                    let t = toks[i].clone();
+                    toks.insert(i, t);
+                }
+                2 => {
+                    let j = next(n);
+                    toks.swap(i, j);
+                }
+                3 => toks[i].loc.file = fpgacl_kernel_compiler::FileId(next(9) as u32),
+                _ => {
+                    toks[i].kind = fpgacl_kernel_compiler::token::TokenKind::Ident(
+                        ["add_bias", "k", "static", "kernel", "int", "x"][next(6)].into(),
+                    )
+                }
+            }
+        }
+        let out = link(&[&bad, h.as_ref()], "").unwrap();
+        match out.module {
+            Some(_) => linked += 1,
+            None => {
+                assert!(out.log.contains("generated."), "{}", out.log);
+                assert!(!out.log.contains("internal compiler error"), "{}", out.log);
+                failed += 1;
+            }
+        }
+    }
+    assert!(failed > 100, "{linked} linked, {failed} failed");
+}
