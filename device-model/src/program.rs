@@ -382,7 +382,7 @@ impl ProgramInstance {
         if f.attrs.autorun {
             return Err(LaunchError::Autorun(f.name.clone()).into());
         }
-        run_kernel(&self.inner, spec, [0; 3], None, None)
+        run_kernel(&self.inner, spec, [0; 3], None, None, None)
     }
 
     /// [`ProgramInstance::run`] with a simulated cycle clock (timing hook): the execution's
@@ -402,7 +402,7 @@ impl ProgramInstance {
         if f.attrs.autorun {
             return Err(LaunchError::Autorun(f.name.clone()).into());
         }
-        run_kernel(&self.inner, spec, [0; 3], None, Some(clock))
+        run_kernel(&self.inner, spec, [0; 3], None, Some(clock), None)
     }
 
     /// [`ProgramInstance::run_timed`] (or `run` with `clock` None) counting into `counters`
@@ -429,7 +429,7 @@ impl ProgramInstance {
         if f.attrs.autorun {
             return Err(LaunchError::Autorun(f.name.clone()).into());
         }
-        run_kernel(&self.inner, spec, [0; 3], Some(counters), clock)
+        run_kernel(&self.inner, spec, [0; 3], Some(counters), clock, None)
     }
 
     /// Status and live counters of every autorun kernel instance.
@@ -514,13 +514,32 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
     let cid = [slot.cid[0] as u64, slot.cid[1] as u64, slot.cid[2] as u64];
     // One plan for the thread's lifetime: only its start tick changes between executions.
     let mut plan = slot.plan.clone();
+    // One registration for the instance's lifetime: a timed instance stays a partner of the
+    // non-blocking decisions (rule F-nb) between executions too, with its clock published at
+    // each start.
+    let timed = plan.is_some() && inner.code[slot.kernel as usize].uses_fifos;
+    let reg = inner.activity.register_timed(
+        &f.name,
+        true,
+        slot.cid,
+        plan.as_ref()
+            .filter(|_| timed)
+            .map(|_| slot.tick.load(Ordering::Relaxed)),
+    );
     while !inner.shutdown.load(Ordering::Relaxed) {
         let before = inner.activity.progress();
         let t0 = Instant::now();
         if let Some(p) = plan.as_mut() {
             p.start_tick = slot.tick.load(Ordering::Relaxed);
         }
-        match run_kernel(inner, &spec, cid, Some(&slot.counters), plan.as_ref()) {
+        match run_kernel(
+            inner,
+            &spec,
+            cid,
+            Some(&slot.counters),
+            plan.as_ref(),
+            Some(&reg),
+        ) {
             Ok(r) => {
                 // Rule A1: the kernel restarts one cycle after its execution issued (the
                 // implicit outer loop of an autorun kernel, II 1).
@@ -547,8 +566,8 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
                 break;
             }
         }
-        // A kernel that finished quickly without touching a channel would spin; pace it.
-        if inner.activity.progress() == before + 2 && t0.elapsed() < Duration::from_millis(1) {
+        // A kernel that finished quickly without waiting on a channel would spin; pace it.
+        if inner.activity.progress() == before && t0.elapsed() < Duration::from_millis(1) {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
@@ -673,13 +692,16 @@ fn decode_value(k: fpgacl_kernel_compiler::ir::Scalar, b: &[u8]) -> u64 {
     norm(k, u64::from_le_bytes(v))
 }
 
-/// Executes a kernel: validation, argument binding, scheduling, counter merge.
+/// Executes a kernel: validation, argument binding, scheduling, counter merge. `reg`: the
+/// registration of an autorun instance (kept across its executions); `None` registers the
+/// execution for its duration.
 fn run_kernel(
     inner: &Inner,
     spec: &LaunchSpec,
     cid: [u64; 3],
     autorun_counters: Option<&CounterBlock>,
     clock: Option<&ClockPlan>,
+    reg: Option<&RunGuard>,
 ) -> Result<RunReport, RunError> {
     let t0 = Instant::now();
     let module = &*inner.module;
@@ -890,12 +912,21 @@ fn run_kernel(
     // Timed executions with channels/pipes take part in the conservative decision of
     // non-blocking FIFO operations (rule F); the others cannot write or read their FIFOs in
     // simulated time.
-    let guard: RunGuard = inner.activity.register_timed(
-        &f.name,
-        f.attrs.autorun,
-        [cid[0] as u32, cid[1] as u32, cid[2] as u32],
-        clock.filter(|_| sequential).map(|c| c.start_tick),
-    );
+    let own: Option<RunGuard> = match reg {
+        Some(g) => {
+            if let Some(c) = clock {
+                g.state().publish_clock(c.start_tick);
+            }
+            None
+        }
+        None => Some(inner.activity.register_timed(
+            &f.name,
+            f.attrs.autorun,
+            [cid[0] as u32, cid[1] as u32, cid[2] as u32],
+            clock.filter(|_| sequential).map(|c| c.start_tick),
+        )),
+    };
+    let guard: &RunGuard = reg.or(own.as_ref()).expect("registered above");
     let total = plan.total_groups();
     let nsites = module.sites.len();
     let nloops = f.loops.len();
@@ -983,7 +1014,7 @@ fn run_kernel(
             None => Ok(()),
         }
     };
-    drop(guard);
+    drop(own);
     result.map_err(RunError::Fault)?;
     Ok(RunReport {
         kernel: f.name.clone(),
