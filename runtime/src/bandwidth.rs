@@ -25,8 +25,9 @@
 //!    ended its event;
 //! 4. the host cannot enqueue anything starting before E: its virtual time has reached E, or
 //!    a host thread waits (the virtual clock stands still);
-//! 5. all of the above held in two samples in a row (commands become ready just after the
-//!    event they wait for ends), unless X is the only run in the ledger.
+//! 5. all of the above held in two samples in a row, [`CONFIRM`] apart (commands become ready
+//!    just after the event they wait for ends) or [`POLL`] apart when condition 1 relies on
+//!    blocked kernels, unless X is the only run in the ledger.
 //!
 //! Then X's end depends only on the runs that started before it, so it is the same whatever
 //! the host threads' speed. Residual non-determinism (documented in MODEL.md): a run blocked
@@ -47,8 +48,12 @@ use crate::clock::{host_waiting, virtual_now_ns};
 use crate::device::Device;
 use crate::event::Event;
 
-/// How often a run waiting to finalise re-checks the device.
+/// How often a run waiting to finalise re-checks the device (it is also woken by every
+/// change of the ledger), and how long every running kernel must stay blocked.
 const POLL: Duration = Duration::from_millis(1);
+/// How long after a first sample that allows finalising the second one is taken (commands
+/// become ready microseconds after the event they wait for ends).
+const CONFIRM: Duration = Duration::from_micros(100);
 /// Longest wait before a run finalises with what is known (see the module documentation).
 pub const FALLBACK: Duration = Duration::from_secs(5);
 
@@ -246,7 +251,11 @@ impl Ledger {
                 break ev.cycles;
             }
             last = ev.ready.then_some(ev.sample);
-            self.cond.wait_for(&mut st, POLL);
+            let pause = match last {
+                Some(Sample { progress: None, .. }) => CONFIRM,
+                _ => POLL,
+            };
+            self.cond.wait_for(&mut st, pause);
         };
         st.finalizing -= 1;
         dev.busy.fetch_sub(1, Ordering::SeqCst);
