@@ -216,8 +216,7 @@ fn add_external_stubs(tu: &mut TranslationUnit) {
         })
         .collect();
     let mut stubs = vec![];
-    for item in &tu.items {
-        let Item::Decl(d) = item else { continue };
+    for d in declarations(tu) {
         if d.spec.storage == Storage::Typedef {
             continue;
         }
@@ -244,6 +243,53 @@ fn add_external_stubs(tu: &mut TranslationUnit) {
         }
     }
     tu.items.extend(stubs);
+}
+
+/// Every declaration of a unit: at program scope, then inside function bodies (a block-scope
+/// prototype declares an external function too).
+fn declarations(tu: &TranslationUnit) -> Vec<&Declaration> {
+    let mut out = vec![];
+    for item in &tu.items {
+        if let Item::Decl(d) = item {
+            out.push(d);
+        }
+    }
+    for item in &tu.items {
+        if let Item::Function(f) = item {
+            block_declarations(&f.body, &mut out);
+        }
+    }
+    out
+}
+
+fn block_declarations<'a>(b: &'a crate::ast::Block, out: &mut Vec<&'a Declaration>) {
+    for s in &b.stmts {
+        stmt_declarations(s, out);
+    }
+}
+
+fn stmt_declarations<'a>(s: &'a crate::ast::Stmt, out: &mut Vec<&'a Declaration>) {
+    use crate::ast::StmtKind as K;
+    match &s.kind {
+        K::Decl(d) => out.push(d),
+        K::Block(b) => block_declarations(b, out),
+        K::If { then, els, .. } => {
+            stmt_declarations(then, out);
+            if let Some(e) = els {
+                stmt_declarations(e, out);
+            }
+        }
+        K::While { body, .. } | K::DoWhile { body, .. } | K::Switch { body, .. } => {
+            stmt_declarations(body, out)
+        }
+        K::For { init, body, .. } => {
+            if let Some(i) = init {
+                stmt_declarations(i, out);
+            }
+            stmt_declarations(body, out);
+        }
+        _ => {}
+    }
 }
 
 /// Parsed `clLinkProgram` options (OpenCL 1.2, 5.6.5).
@@ -471,6 +517,17 @@ struct Symbols {
 
 fn symbols(tu: &TranslationUnit) -> Symbols {
     let mut s = Symbols::default();
+    for d in declarations(tu) {
+        for id in &d.decls {
+            if let Some(n) = &id.decl.name {
+                if d.spec.storage != Storage::Typedef
+                    && matches!(id.decl.derived.last(), Some(Derived::Function { .. }))
+                {
+                    s.declared.insert(n.clone());
+                }
+            }
+        }
+    }
     for item in &tu.items {
         match item {
             Item::Function(f) => {

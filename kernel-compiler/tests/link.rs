@@ -664,3 +664,33 @@ fn damaged_objects_never_panic_the_linker() {
     }
     assert!(failed > 100, "{linked} linked, {failed} failed");
 }
+
+#[test]
+fn block_scope_prototypes_declare_external_functions() {
+    let k = obj(
+        "k.cl",
+        "kernel void k(global int *p)\n{\n    int add_bias(int x);\n    p[0] = add_bias(p[0]);\n}\n",
+        "",
+        &[],
+    );
+    let log = link_fails(&[&k], "");
+    assert!(
+        log.contains("k.cl:4:12: error: undefined symbol: function 'add_bias'"),
+        "{log}"
+    );
+    let h = obj("helper.cl", HELPER, "", &common());
+    let m = exe(&[&k, &h], "");
+    assert!(dump::dump_module(&m).contains("const 100"));
+    // Still checked against the prototype at compile time.
+    let out = compile(
+        &[src(
+            "k.cl",
+            "kernel void k(global int *p) { int f(int a, int b); p[0] = f(1); }\n",
+        )],
+        "",
+        &[],
+    )
+    .unwrap();
+    assert!(out.object.is_none());
+    assert!(out.log.contains("too few arguments"), "{}", out.log);
+}
