@@ -96,7 +96,12 @@ impl Command {
         // Ready to run: until it ends (a kernel: until it starts and shows up in the device's
         // activity), it may still unblock others (deadlock diagnosis).
         queue.device.busy.fetch_add(1, Ordering::SeqCst);
-        self.event.set_status(CL_SUBMITTED);
+        // SUBMIT: when the last dependency ended on the emulated timeline (at least QUEUED),
+        // not when this host thread got to run `ready`: commands released together (by one
+        // user event, one transfer) are submitted at the same time, whatever the host's
+        // scheduling, and emulation time never shows up as a gap.
+        let released_at = self.deps_end.load(Ordering::SeqCst);
+        self.event.set_status_at(CL_SUBMITTED, Some(released_at));
         queue.dispatch(self);
     }
 

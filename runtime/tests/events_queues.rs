@@ -277,6 +277,51 @@ fn profiling_times_are_ordered_and_only_when_enabled() {
 }
 
 #[test]
+fn commands_released_by_one_user_event_start_together() {
+    // Two queues, one command each, both waiting for one user event. The first one's
+    // CL_SUBMITTED callback holds the releasing thread for 30 ms before the second is
+    // released: on the emulated timeline both are still submitted and started when the
+    // event ended, so the profile does not depend on host scheduling.
+    let c = ctx();
+    let (q1, q2) = (
+        queue(&c, CL_QUEUE_PROFILING_ENABLE),
+        queue(&c, CL_QUEUE_PROFILING_ENABLE),
+    );
+    let u = Event::new_user(&c);
+    let task = || -> Option<Work> {
+        Some(Box::new(|| {
+            fpgacl_runtime::queue::report_duration(5_000);
+            Ok(())
+        }))
+    };
+    let e1 = q1
+        .enqueue(CL_COMMAND_TASK, &[u.clone()], CommandOrder::Normal, task())
+        .unwrap();
+    let e2 = q2
+        .enqueue(CL_COMMAND_TASK, &[u.clone()], CommandOrder::Normal, task())
+        .unwrap();
+    for e in [&e1, &e2] {
+        e.add_callback(
+            CL_SUBMITTED,
+            Box::new(|_| std::thread::sleep(Duration::from_millis(30))),
+        )
+        .unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(5));
+    u.set_user_status(CL_COMPLETE).unwrap();
+    wait_for_events(&[e1.clone(), e2.clone()]).unwrap();
+    let t = |e: &Event, p| e.profiling_info(p).unwrap();
+    for p in [CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START] {
+        assert_eq!(t(&e1, p), t(&e2, p), "profiling info {p:#x}");
+    }
+    assert!(t(&e1, CL_PROFILING_COMMAND_START) >= t(&e1, CL_PROFILING_COMMAND_QUEUED));
+    assert_eq!(
+        t(&e2, CL_PROFILING_COMMAND_END) - t(&e2, CL_PROFILING_COMMAND_START),
+        5_000
+    );
+}
+
+#[test]
 fn barrier_and_marker_order_an_out_of_order_queue() {
     let c = ctx();
     let q = queue(&c, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
