@@ -33,7 +33,8 @@
 //! the host threads' speed. Residual non-determinism (documented in MODEL.md): a run blocked
 //! on a channel when X finalises shares with X's recorded profile instead of jointly; hosts
 //! that enqueue from several threads; and after [`FALLBACK`] of waiting (a kernel spinning on
-//! non-blocking channel reads for data the host sends only after X ends) X finalises with what
+//! non-blocking channel reads for data the host sends only after X ends would hold X forever;
+//! an overlapping kernel whose emulation takes longer is then left out) X finalises with what
 //! is known.
 
 use std::sync::atomic::Ordering;
@@ -55,7 +56,7 @@ const POLL: Duration = Duration::from_millis(1);
 /// become ready microseconds after the event they wait for ends).
 const CONFIRM: Duration = Duration::from_micros(100);
 /// Longest wait before a run finalises with what is known (see the module documentation).
-pub const FALLBACK: Duration = Duration::from_secs(5);
+pub const FALLBACK: Duration = Duration::from_secs(30);
 
 enum Phase {
     Enqueued,
