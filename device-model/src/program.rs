@@ -337,9 +337,12 @@ impl ProgramInstance {
                     "fpgacl-autorun-{}",
                     inner.module.kernels[slot.kernel as usize].name
                 );
+                // Registered before the thread starts: an autorun kernel is a partner of the
+                // non-blocking decisions (rule F-nb) from the program's load on.
+                let reg = autorun_registration(&inner, &slot);
                 let spawned = std::thread::Builder::new()
                     .name(name)
-                    .spawn(move || autorun_loop(&inner2, &slot));
+                    .spawn(move || autorun_loop(&inner2, &slot, reg));
                 if let Err(e) = spawned {
                     eprintln!("fpgacl: cannot start autorun kernel thread: {e}");
                 }
@@ -508,24 +511,27 @@ impl Drop for ProgramInstance {
     }
 }
 
-fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot) {
+/// The registration an autorun instance keeps across its executions: timed (a partner of the
+/// non-blocking decisions, rule F-nb) when it runs with a clock and uses channels.
+fn autorun_registration(inner: &Arc<Inner>, slot: &AutorunSlot) -> RunGuard {
+    let f = &inner.module.kernels[slot.kernel as usize];
+    let timed = slot.plan.is_some() && inner.code[slot.kernel as usize].uses_fifos;
+    inner.activity.register_timed(
+        &f.name,
+        true,
+        slot.cid,
+        timed.then(|| slot.tick.load(Ordering::Relaxed)),
+    )
+}
+
+fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
     let f = &inner.module.kernels[slot.kernel as usize];
     let spec = LaunchSpec::task(slot.kernel, Vec::new());
     let cid = [slot.cid[0] as u64, slot.cid[1] as u64, slot.cid[2] as u64];
     // One plan for the thread's lifetime: only its start tick changes between executions.
     let mut plan = slot.plan.clone();
-    // One registration for the instance's lifetime: a timed instance stays a partner of the
-    // non-blocking decisions (rule F-nb) between executions too, with its clock published at
-    // each start.
-    let timed = plan.is_some() && inner.code[slot.kernel as usize].uses_fifos;
-    let reg = inner.activity.register_timed(
-        &f.name,
-        true,
-        slot.cid,
-        plan.as_ref()
-            .filter(|_| timed)
-            .map(|_| slot.tick.load(Ordering::Relaxed)),
-    );
+    // `reg`: one registration for the instance's lifetime, so a timed instance stays a partner
+    // of the non-blocking decisions between executions too (its clock published at each start).
     while !inner.shutdown.load(Ordering::Relaxed) {
         let before = inner.activity.progress();
         let t0 = Instant::now();

@@ -99,6 +99,11 @@ fn bench(src: &str, threads: usize) -> Bench {
         },
     )
     .expect("decodes");
+    // Autorun instances are registered when the program is loaded (before their threads run).
+    assert_eq!(
+        inst.activity().report().kernels.len(),
+        inst.autorun_status().len()
+    );
     Bench {
         module,
         report,
@@ -547,6 +552,60 @@ fn nb_read_pipe_of_a_producer_held_up_on_the_host_is_deterministic() {
         "the II > 1 producer leaves empty polls"
     );
     check_same("read_pipe poller", &runs);
+}
+
+/// A timed autorun generator (rule A1: it runs with a clock from the program's load, one
+/// value per execution) polled with non-blocking reads by an enqueued kernel: the autorun
+/// instance stays a partner between its executions, so the counts do not depend on the host.
+#[test]
+fn nb_reads_of_an_autorun_generator_are_deterministic() {
+    let src = "#pragma OPENCL EXTENSION cl_intel_channels : enable\n\
+        channel int g __attribute__((depth(2)));\n\
+        __attribute__((autorun)) __attribute__((max_global_work_dim(0)))\n\
+        __kernel void gen() {\n\
+          float p = 1.0f;\n\
+          int j = 0;\n\
+          while (p < 1000.0f) { p = p * 1.7f + 0.3f; j++; }\n\
+          write_channel_intel(g, j);\n\
+        }\n\
+        __kernel void poll_gen(__global int *out, int n) {\n\
+          int got = 0, empty = 0, sum = 0;\n\
+          while (got < n) {\n\
+            bool valid = false;\n\
+            int v = read_channel_nb_intel(g, &valid);\n\
+            if (valid) { got++; sum += v; } else { empty++; }\n\
+          }\n\
+          out[0] = empty;\n\
+          out[1] = sum;\n\
+        }\n";
+    let n: usize = 400;
+    let runs: Vec<_> = DISTURBANCES
+        .iter()
+        .map(|&d| {
+            let b = bench(src, d.threads);
+            let out = buf(&[0i32; 2]);
+            let t = disturbed(
+                &b,
+                d,
+                vec![Box::new(|| {
+                    b.timed("poll_gen", vec![ArgBinding::buffer(&out), val(n as i32)])
+                })],
+            );
+            let r = read_i32(&out, 2);
+            let st = &b.inst.autorun_status()[0];
+            eprintln!(
+                "{d:?}: empty {} sum {} cycles {} (generator: {} runs, window {:?})",
+                r[0], r[1], t[0].cycles, st.runs, st.window
+            );
+            (r, t)
+        })
+        .collect();
+    assert_eq!(runs[0].0[1], 13 * n as i32, "13 iterations per value");
+    assert!(
+        runs[0].0[0] >= 12 * (n as i32 - 2),
+        "the generator's loop (13 iterations at II >= 1) leaves empty polls"
+    );
+    check_same("autorun generator poller", &runs);
 }
 
 /// Host cost of the common path (element present / room available): a blocking pair and a
