@@ -15,8 +15,8 @@
 //! [`share`] is a pure function of its inputs: the result does not depend on the order of the
 //! runs given, and runs given a fixed profile keep it (so a run finalised earlier is never
 //! changed by a later one). Rates are piecewise constant between events (a start, an end, a
-//! boundary of a fixed segment), so the simulation costs O(events x runs log runs), once per
-//! kernel run.
+//! boundary of a fixed segment), so the simulation costs O(events x (runs log runs + fixed
+//! segments live at once)), once per kernel run.
 
 /// A run to be timed: its place on the device timeline and its demand, from its timing alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +142,10 @@ pub fn share(capacity: f64, fixed: &[Segment], runs: &[Demand]) -> Vec<Shared> {
             .then(a.to.total_cmp(&b.to))
             .then(a.rate.total_cmp(&b.rate))
     });
+    // Sweep over the fixed segments: `live` holds those covering t (in `fixed` order, so the
+    // sum below adds in a fixed order), `upcoming` the first that starts after t.
+    let mut live: Vec<usize> = Vec::new();
+    let mut upcoming = 0usize;
     let mut grant = vec![0.0f64; n];
     let mut active: Vec<usize> = Vec::with_capacity(n);
     let mut order: Vec<usize> = Vec::with_capacity(n);
@@ -155,11 +159,14 @@ pub fn share(capacity: f64, fixed: &[Segment], runs: &[Demand]) -> Vec<Shared> {
         }
         active.clear();
         active.extend((0..n).filter(|&i| !done[i] && start[i] <= t));
-        let used: f64 = fixed
-            .iter()
-            .filter(|s| s.from <= t && t < s.to)
-            .map(|s| s.rate)
-            .sum();
+        while upcoming < fixed.len() && fixed[upcoming].from <= t {
+            if fixed[upcoming].to > t {
+                live.push(upcoming);
+            }
+            upcoming += 1;
+        }
+        live.retain(|&j| fixed[j].to > t);
+        let used: f64 = live.iter().map(|&j| fixed[j].rate).sum();
         for g in grant.iter_mut() {
             *g = 0.0;
         }
@@ -171,13 +178,11 @@ pub fn share(capacity: f64, fixed: &[Segment], runs: &[Demand]) -> Vec<Shared> {
                 next = next.min(start[i]);
             }
         }
-        for s in &fixed {
-            if s.from > t {
-                next = next.min(s.from);
-            }
-            if s.to > t {
-                next = next.min(s.to);
-            }
+        if let Some(s) = fixed.get(upcoming) {
+            next = next.min(s.from);
+        }
+        for &j in &live {
+            next = next.min(fixed[j].to);
         }
         let finish = |i: usize, left: &[f64]| {
             if grant[i] > 0.0 {
@@ -382,6 +387,28 @@ mod tests {
                 .sum();
             assert!(used <= CAP * (1.0 + 1e-12), "{used} at {p}");
         }
+    }
+
+    #[test]
+    fn many_fixed_segments_are_swept_once() {
+        // 20,000 final runs one after the other, each holding half the board for 10 cycles
+        // (as under a long-running kernel that keeps old runs in the ledger); a run that
+        // wants the whole board gets the other half while they last, then all of it.
+        let fixed: Vec<Segment> = (0..20_000)
+            .map(|k| Segment {
+                from: 10.0 * k as f64,
+                to: 10.0 * (k + 1) as f64,
+                rate: CAP / 2.0,
+            })
+            .collect();
+        let bytes = 150_000.0 * CAP;
+        let r = share(CAP, &fixed, &[d(0, 1, bytes as u64)]);
+        // 200,000 cycles at half the board move 100,000 x CAP; the rest at full rate
+        let want = 200_000.0 + (bytes.floor() - 100_000.0 * CAP) / CAP;
+        near(r[0].end, want, 1e-9);
+        // reversed input order: the same result
+        let rev: Vec<Segment> = fixed.iter().rev().copied().collect();
+        assert_eq!(share(CAP, &rev, &[d(0, 1, bytes as u64)]), r);
     }
 
     #[test]
