@@ -1,8 +1,8 @@
 //! Which kernels are running and which are blocked on which channel or pipe: the state the
 //! runtime needs to diagnose deadlocks while the host waits.
 //!
-//! Every kernel execution (enqueued or autorun) registers a [`RunState`] with the device's
-//! [`Activity`] for its duration. A channel/pipe operation that has to wait records what it
+//! Every kernel execution registers a [`RunState`] with the device's [`Activity`] for its
+//! duration (an autorun instance once, from its program's load to its shutdown). A channel/pipe operation that has to wait records what it
 //! waits for in its `RunState`; when it resumes it clears it and bumps the activity's progress
 //! counter. The runtime's wait loop samples [`Activity::report`] twice over an interval: if every
 //! running enqueued kernel is blocked in both samples and the progress counter did not move,
