@@ -139,8 +139,6 @@ impl Command {
         };
         if kernel {
             queue.running_kernels.fetch_sub(1, Ordering::SeqCst);
-        } else {
-            queue.device.busy.fetch_sub(1, Ordering::SeqCst);
         }
         let end = start + COMMAND_DURATION.with(|c| c.get());
         let status = match result {
@@ -149,6 +147,12 @@ impl Command {
             Err(_) => CL_OUT_OF_RESOURCES,
         };
         self.event.set_status_at(status, Some(end));
+        if !kernel {
+            // Only now: the status change has made its dependents ready (each counted in
+            // `busy`), so `busy` never reads 0 while one of them is about to start (the run
+            // ledger relies on it).
+            queue.device.busy.fetch_sub(1, Ordering::SeqCst);
+        }
     }
 }
 
