@@ -257,9 +257,9 @@ impl Program {
         self.building.try_lock().ok_or(CL_INVALID_OPERATION)
     }
 
-    fn run_compiler(&self, options: &str) -> CLResult<compiler::Built> {
+    fn run_compiler(&self, options: &str) -> Result<compiler::Built, String> {
         compiler::build(&self.sources, options).map_err(|e| match e {
-            compiler::BuildFailure::InvalidOptions(_) => CL_INVALID_BUILD_OPTIONS,
+            compiler::BuildFailure::InvalidOptions(msg) => msg,
         })
     }
 
@@ -313,7 +313,7 @@ impl Program {
                 }
             };
         }
-        self.state.lock().status = CL_BUILD_IN_PROGRESS;
+        let prev_status = std::mem::replace(&mut self.state.lock().status, CL_BUILD_IN_PROGRESS);
         let built = self.run_compiler(&options);
         let loaded = match &built {
             Ok(compiler::Built {
@@ -322,14 +322,16 @@ impl Program {
             _ => None,
         };
         let mut st = self.state.lock();
-        st.options = options;
         match built {
-            Err(code) => {
-                st.status = CL_BUILD_ERROR;
-                st.log = "invalid build options\n".into();
-                Err(code)
+            Err(msg) => {
+                // Invalid options are an argument error: the program keeps what it had (its
+                // executable, status and options); only the log says why.
+                st.status = prev_status;
+                st.log = format!("invalid build options: {msg}\n");
+                Err(CL_INVALID_BUILD_OPTIONS)
             }
             Ok(b) => {
+                st.options = options;
                 st.log = b.log;
                 match (b.module, loaded) {
                     (Some(m), Some(Ok(()))) => {
@@ -364,20 +366,18 @@ impl Program {
             !self.sources.is_empty() && !self.from_binary,
             CL_INVALID_OPERATION,
         )?;
-        self.state.lock().status = CL_BUILD_IN_PROGRESS;
+        let prev_status = std::mem::replace(&mut self.state.lock().status, CL_BUILD_IN_PROGRESS);
         let compiled = compiler::compile(&self.sources, options, &headers);
         let mut st = self.state.lock();
-        st.options = options.to_string();
         match compiled {
             Err(compiler::BuildFailure::InvalidOptions(msg)) => {
-                st.status = CL_BUILD_ERROR;
+                // An argument error: a previously compiled object stays usable for linking.
+                st.status = prev_status;
                 st.log = format!("invalid compiler options: {msg}\n");
-                st.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
-                st.module = None;
-                st.object = None;
                 Err(CL_INVALID_COMPILER_OPTIONS)
             }
             Ok(c) => {
+                st.options = options.to_string();
                 st.log = c.log;
                 st.module = None;
                 match c.object {
