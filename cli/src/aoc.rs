@@ -3,6 +3,7 @@
 //! `-report`, `-v`).
 
 use clap::Args;
+use fpgacl_device_model::BoardSet;
 use fpgacl_kernel_compiler::analysis::{self, BoardParams};
 use fpgacl_kernel_compiler::{aocx, dump, SourceFile};
 use std::path::PathBuf;
@@ -21,7 +22,8 @@ pub struct AocArgs {
     /// Define a macro (`NAME` or `NAME=VALUE`).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
-    /// Board to compile for (`-board=NAME`).
+    /// Board to compile for (`-board=NAME`): a built-in board, `file.json` or `file.json:name`
+    /// (default: `FPGACL_BOARD`, else the built-in default board).
     #[arg(long)]
     pub board: Option<String>,
     /// Target (`-march=emulator` is accepted; fpgacl always emulates).
@@ -76,7 +78,20 @@ fn quote(s: &str) -> String {
     }
 }
 
+/// The analysis parameters of the board selected by `-board=` (or `FPGACL_BOARD`): the same
+/// board models, board files and figures the runtime uses, so the report's II matches a run.
+fn select_board(flag: Option<&str>) -> Result<BoardParams, String> {
+    let (selection, origin) = match flag {
+        Some(b) => (Some(b.to_string()), "-board"),
+        None => (std::env::var("FPGACL_BOARD").ok(), "FPGACL_BOARD"),
+    };
+    BoardSet::select(selection.as_deref())
+        .map(|b| b.analysis_params())
+        .map_err(|e| format!("{origin}={}: {e}", selection.unwrap_or_default()))
+}
+
 pub fn run(args: AocArgs) -> Result<ExitCode, String> {
+    let board = select_board(args.board.as_deref())?;
     let text = std::fs::read_to_string(&args.source)
         .map_err(|e| format!("cannot read {}: {e}", args.source.display()))?;
     let mut options = Vec::new();
@@ -111,10 +126,6 @@ pub fn run(args: AocArgs) -> Result<ExitCode, String> {
         eprintln!("fpgacl aoc: compilation failed");
         return Ok(ExitCode::from(1));
     };
-    let mut board = BoardParams::default();
-    if let Some(b) = &args.board {
-        board.name = b.clone();
-    }
     let report = analysis::analyze(&module, &board);
     let report_json = serde_json::to_vec(&report).map_err(|e| e.to_string())?;
     let container = aocx::Aocx::new(

@@ -114,3 +114,71 @@ fn missing_source_is_a_clear_error() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/k.cl"));
 }
+
+/// `-board=` selects a board model as `FPGACL_BOARD` does (built-in name, `file.json`,
+/// `file.json:name`): an unknown board is an error naming the known ones instead of a report
+/// silently made for the default board under another name; a board file's latency changes
+/// the II of a global memory dependency.
+#[test]
+fn board_flag_selects_a_real_board_and_rejects_unknown_ones() {
+    let dir = scratch("aoc_board");
+    // The guide's unoptimized4: II from the global load + store latency.
+    let src = dir.join("k.cl");
+    std::fs::write(
+        &src,
+        "__kernel void unoptimized4(__global int *restrict A) {\n\
+         \x20 for (int i = 0; i < 1024; i++) A[1024 - i] = A[i];\n}\n",
+    )
+    .unwrap();
+    let out = fpgacl()
+        .args(["aoc", "-board=no_such_board", "-o"])
+        .arg(dir.join("x.aocx"))
+        .arg(&src)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "unknown board accepted: {stderr}");
+    assert!(stderr.contains("no_such_board"), "{stderr}");
+    assert!(
+        stderr.contains("fpgacl_a10"),
+        "the known boards are named: {stderr}"
+    );
+    assert!(!dir.join("x.aocx").exists());
+
+    let ii = |board: &str| -> (String, String) {
+        let aocx = dir.join("k.aocx");
+        let out = fpgacl()
+            .args(["aoc", &format!("-board={board}"), "-report", "-o"])
+            .arg(&aocx)
+            .arg(&src)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{board}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let container = fpgacl_kernel_compiler::aocx::read(&std::fs::read(&aocx).unwrap()).unwrap();
+        (container.board, stdout)
+    };
+    let (name, report) = ii("fpgacl_a10");
+    assert_eq!(name, "fpgacl_a10");
+    assert!(report.contains("every 324 cycles"), "{report}");
+
+    let mut slow = fpgacl_device_model::Board::default_board();
+    slow.name = "slow_ddr".into();
+    slow.global_memory[0].latency_cycles += 100;
+    let file = dir.join("boards.json");
+    std::fs::write(
+        &file,
+        serde_json::to_string(&serde_json::json!({ "boards": [slow] })).unwrap(),
+    )
+    .unwrap();
+    let (name, report) = ii(&format!("{}:slow_ddr", file.display()));
+    assert_eq!(name, "slow_ddr");
+    assert!(
+        !report.contains("every 324 cycles") && report.contains("Memory dependency"),
+        "a 100-cycle slower memory must change the II: {report}"
+    );
+}
