@@ -10,7 +10,7 @@
 //! which makes each blocked kernel stop with a `Deadlock` fault that names the channel and line.
 //!
 //! Timed executions (simulated clocks, rule F of `timing/MODEL.md`) also publish what the
-//! conservative decision of non-blocking channel operations needs ([`Activity::sim_floor`]):
+//! conservative decision of non-blocking channel operations needs (`Activity::sim_floor`):
 //! a lower bound of their clock while they run, the tick of a non-blocking operation they wait
 //! in, or that they are stuck in a blocking operation.
 
