@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use fpgacl_profile_format::{
     AccessSite, AutorunCapture, KernelInfo, KernelRun, LoopInfo, MemTransfer, Profile, Program,
-    Record, SiteCounters, Snapshot,
+    Record, SiteCounters, Snapshot, Unroll,
 };
 
 use crate::timeline::TimelineIndex;
@@ -452,12 +452,21 @@ impl ReportData {
         &self.profile.programs[r.program].report.kernels[r.kernel]
     }
 
-    /// The innermost loop enclosing a site (global index), if any.
+    /// The innermost pipelined loop enclosing a site (global index), if any: a fully unrolled
+    /// loop is part of its parent's body (its accesses issue at the parent's II), so it is
+    /// skipped; an access whose loops are all fully unrolled has none.
     pub fn enclosing_loop(&self, g: usize) -> Option<&LoopInfo> {
         let s = self.sites[g];
-        let site = self.site(g);
-        let id = site.enclosing_loop?;
-        self.profile.programs[s.program].find_loop(id)
+        let program = &self.profile.programs[s.program];
+        let mut l = program.find_loop(self.site(g).enclosing_loop?)?;
+        // Bounded by the number of loops, should a corrupt file make the parents a cycle.
+        for _ in 0..program.report.loops.len() {
+            if l.unroll != Unroll::Full {
+                return Some(l);
+            }
+            l = program.find_loop(l.parent?)?;
+        }
+        None
     }
 
     /// Global index of the kernel `name` in program `program_id`.
