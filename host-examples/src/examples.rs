@@ -211,6 +211,37 @@ pub const EXAMPLES: &[Example] = &[
                       their logs, the .aocx from `fpgacl aoc` (argv[1]) and program binaries, \
                       clCompileProgram + clLinkProgram",
     },
+    Example {
+        name: "customer_mix",
+        source: "customer_mix.c",
+        kernels: &["customer_mix.cl"],
+        needs_kernels: true,
+        description: "FIR shift register, local histogram with atomics, tiled matmul with \
+                      barriers, float4 + struct arguments, long prefix sum, vector printf; \
+                      each checked against the host (also passes on PoCL)",
+    },
+    Example {
+        name: "stream_pipeline",
+        source: "stream_pipeline.c",
+        kernels: &["stream_pipeline.cl"],
+        needs_kernels: true,
+        description: "reader -> autorun x2 -> shift-register filter -> writer over struct \
+                      channels with a non-blocking status poll; an out-of-bounds store and a \
+                      deadlocked read are reported and the context runs on",
+    },
+    Example {
+        name: "api_errors",
+        source: "api_errors.c",
+        kernels: &[
+            "api_errors.cl",
+            "api_errors_unit_a.cl",
+            "api_errors_unit_b.cl",
+        ],
+        needs_kernels: true,
+        description: "clCompileProgram with an embedded header + clLinkProgram, bad \
+                      build/compile/link options (object kept), bad arguments, NDRange \
+                      shapes, buffers and released objects, integer division traps",
+    },
 ];
 
 /// The example with this name, if any.

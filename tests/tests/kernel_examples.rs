@@ -19,7 +19,15 @@ macro_rules! through_icd {
         fn every_kernel_example_is_tested() {
             let tested = [$(stringify!($name)),*];
             // Examples with their own test file (arguments, expected lines, several linkages).
-            let elsewhere = ["program_build", "nb_channels", "concurrent_bandwidth"];
+            let elsewhere = [
+                "program_build",
+                "nb_channels",
+                "concurrent_bandwidth",
+                // customer_programs.rs
+                "customer_mix",
+                "stream_pipeline",
+                "api_errors",
+            ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()
                 .filter(|e| e.needs_kernels && !elsewhere.contains(&e.name))
