@@ -576,6 +576,36 @@ pub fn finish_loop(
         details.push("loop pipelining disabled: one iteration at a time".into());
         ii = ii.max(depth.ceil() as u32);
     }
+    // `#pragma max_concurrency N`: at most N iterations in flight, each `depth` cycles deep,
+    // so one can start every ceil(depth / N) cycles (N = 1: one at a time, like
+    // `disable_loop_pipelining`). With pipelined subloops the depth does not cover the
+    // subloops' time: not modelled there, and said so.
+    if let Some(n) = ls
+        .info
+        .pragmas
+        .max_concurrency
+        .filter(|&n| n > 0 && pipelined)
+    {
+        if has_subloop {
+            details.push(format!(
+                "#pragma max_concurrency {n}: not modelled for a loop with pipelined subloops"
+            ));
+        } else {
+            let limit = (depth / n as f64).ceil() as u32;
+            if limit > ii {
+                ii = limit;
+                details.push(format!(
+                    "#pragma max_concurrency {n}: at most {n} iteration(s) of {} cycles in flight",
+                    depth.ceil() as u32
+                ));
+            }
+        }
+    }
+    if ls.info.pragmas.loop_coalesce.is_some() {
+        details.push(
+            "#pragma loop_coalesce: not modelled (the nest keeps its loops and their II)".into(),
+        );
+    }
     if ls.unroll == UnrollStatus::FullRequestedUnknownBounds {
         details.push("full unrolling requested but bounds unknown".into());
     }
