@@ -608,6 +608,69 @@ fn nb_reads_of_an_autorun_generator_are_deterministic() {
     check_same("autorun generator poller", &runs);
 }
 
+/// Two kernels that only use non-blocking operations on each other (a token passed back and
+/// forth through two depth-1 channels): every wait is decided by the other's tick, ties
+/// included, and nothing deadlocks.
+#[test]
+fn nb_ping_pong_is_deterministic() {
+    let src = "#pragma OPENCL EXTENSION cl_intel_channels : enable\n\
+        channel int ab __attribute__((depth(1)));\n\
+        channel int ba __attribute__((depth(1)));\n\
+        __kernel void ping(__global int *out, int n) {\n\
+          int sent = 0, got = 0, fr = 0, fw = 0, tok = 1, sum = 0;\n\
+          while (got < n) {\n\
+            if (tok) {\n\
+              if (write_channel_nb_intel(ab, sent)) { sent++; tok = 0; } else { fw++; }\n\
+            }\n\
+            bool v = false;\n\
+            int x = read_channel_nb_intel(ba, &v);\n\
+            if (v) { got++; tok = 1; sum += x; } else { fr++; }\n\
+          }\n\
+          out[0] = fr; out[1] = fw; out[2] = sum;\n\
+        }\n\
+        __kernel void pong(__global int *out, int n) {\n\
+          int got = 0, fr = 0, fw = 0, pending = 0, val = 0;\n\
+          while (got < n || pending) {\n\
+            if (pending) {\n\
+              if (write_channel_nb_intel(ba, val)) { pending = 0; } else { fw++; }\n\
+            } else {\n\
+              bool v = false;\n\
+              int x = read_channel_nb_intel(ab, &v);\n\
+              if (v) { got++; val = x * 2; pending = 1; } else { fr++; }\n\
+            }\n\
+          }\n\
+          out[0] = fr; out[1] = fw;\n\
+        }\n";
+    let n: usize = 300;
+    let runs: Vec<_> = DISTURBANCES
+        .iter()
+        .map(|&d| {
+            let b = bench(src, d.threads);
+            let (o1, o2) = (buf(&[0i32; 3]), buf(&[0i32; 2]));
+            let t = disturbed(
+                &b,
+                d,
+                vec![
+                    Box::new(|| b.timed("ping", vec![ArgBinding::buffer(&o1), val(n as i32)])),
+                    Box::new(|| b.timed("pong", vec![ArgBinding::buffer(&o2), val(n as i32)])),
+                ],
+            );
+            let (r1, r2) = (read_i32(&o1, 3), read_i32(&o2, 2));
+            eprintln!(
+                "{d:?}: ping {r1:?} pong {r2:?} cycles {} / {}",
+                t[0].cycles, t[1].cycles
+            );
+            (r1, r2, t)
+        })
+        .collect();
+    assert_eq!(runs[0].0[2], (0..n as i32).map(|i| 2 * i).sum::<i32>());
+    assert!(
+        runs[0].0[0] > 0 && runs[0].1[0] > 0,
+        "both sides poll in vain"
+    );
+    check_same("ping-pong", &runs);
+}
+
 /// Host cost of the common path (element present / room available): a blocking pair and a
 /// non-blocking poller behind a blocking writer, `n` elements each, timed (ns per element).
 /// Measurement only: `cargo nextest run -p fpgacl-device-model --test nb_determinism
