@@ -317,3 +317,61 @@ kernel void cons(global int* restrict dst, int n) {\n\
         0.01,
     );
 }
+
+/// The guide's `local_pipelined` LSU example (Load-Store Units section), with `lmem[li + i]` in
+/// a 1028-element array instead of `lmem[li - i]` (which the emulator rightly reports out of
+/// bounds for `li < i`): four unrolled stores, a barrier, four unrolled loads: one arbitrated
+/// bank with 2 ports (the
+/// report's 4R/4W). Each barrier region puts 4 accesses per work-item on it: 2 cycles per
+/// work-item, so n extra cycles; the regions overlap on different work-groups (L2).
+#[test]
+fn guide_local_pipelined_example() {
+    let src = "__attribute((reqd_work_group_size(1024,1,1)))\n\
+kernel void local_pipelined (global int* restrict in, global int* restrict out) {\n\
+    local int lmem[1028];\n\
+    int gi = get_global_id(0);\n\
+    int li = get_local_id(0);\n\
+    int res = in[gi];\n\
+    for (int i = 0; i < 4; i++) {\n\
+        lmem[li + i] = res;\n\
+        res >>= 1;\n\
+    }\n\
+    barrier(CLK_GLOBAL_MEM_FENCE);\n\
+    res = 0;\n\
+    for (int i = 0; i < 4; i++) {\n\
+        res ^= lmem[li + i];\n\
+    }\n\
+    out[gi] = res;\n\
+}\n";
+    let k = kit(src, 2);
+    let m = &k.kreport("local_pipelined").local_memories[0];
+    assert!(!m.stall_free);
+    assert_eq!((m.read_ports, m.write_ports), (4, 4));
+    let n = 16 * 1024u64;
+    let input = buf(&vec![7i32; n as usize]);
+    let out = buf(&vec![0i32; n as usize]);
+    let (_, t) = k.run(&LaunchSpec::ndrange_1d(
+        k.index("local_pipelined"),
+        n,
+        Some(1024),
+        vec![ArgBinding::buffer(&input), ArgBinding::buffer(&out)],
+    ));
+    eprintln!("{t:#?}");
+    assert_eq!(t.local_stall_cycles, n);
+    assert_eq!(t.bound, Bound::LocalMemory);
+    // The duration: the compute cycles (n work-items + the pipeline fill, paid again at each
+    // work-group's barrier, rule C5) + n.
+    assert_eq!(t.cycles, t.compute_cycles + n);
+    // The store (4 copies) and the load (4 copies) are each the source of their region: n
+    // stall cycles each and n fired cycles (4n executions over 4 copies): stall + fired is the
+    // whole duration but the fill (stall% + occupancy% = 2n / (2n + fill), 92% here).
+    for (line, store) in [(8, true), (14, false)] {
+        let s = k.site_at(&t, line, store);
+        assert_eq!(s.stall_cycles, n, "line {line}");
+        assert_eq!(s.fired_cycles, n, "line {line}");
+        assert_eq!(
+            s.stall_cycles + s.fired_cycles,
+            t.cycles - (t.compute_cycles - n)
+        );
+    }
+}

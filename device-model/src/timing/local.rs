@@ -100,9 +100,9 @@ pub fn static_extra(report: &KernelReport, loops: &[LoopCost], units: u64) -> Ve
     out
 }
 
-/// Per memory site outside loops, the barrier region it is in: the barriers before it in the
-/// kernel's block order (lowering lays blocks out in source order). Rule L2 of NDRange
-/// kernels.
+/// Per memory site, the barrier region it is in: the barriers before it in the kernel's block
+/// order (lowering lays blocks out in source order). Rule L2 of NDRange kernels uses it for
+/// kernel-level sites (outside pipelined loops).
 pub fn barrier_regions(f: &Function) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     let mut region = 0u32;
@@ -117,7 +117,9 @@ pub fn barrier_regions(f: &Function) -> Vec<(u32, u32)> {
                 Inst::Atomic { site, .. } => Some(*site),
                 _ => None,
             };
-            if let (Some(s), None) = (site, b.in_loop) {
+            // Sites in fully unrolled loops are kernel level too (their driver is `None`);
+            // only the sites of `None` drivers are looked up.
+            if let Some(s) = site {
                 out.push((s.0, region));
             }
         }
