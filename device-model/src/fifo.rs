@@ -6,9 +6,14 @@
 //!   (A non-blocking write on a depth-0 FIFO succeeds when the single hand-over slot is free, so
 //!   that two non-blocking endpoints can still communicate.)
 //! * Order per FIFO is the order of writes. Payloads are raw bytes (scalars, vectors, structs).
+//! * Non-blocking operations are decided in simulated time (rule F-nb of `timing/MODEL.md`):
+//!   in a timed execution, one that finds the FIFO empty (read) or full (write) on the host
+//!   waits until the element (room) arrives or [`Activity`]'s floor shows that none can be
+//!   visible at its tick; untimed ones fail at once.
 //!
 //! Waits block only the calling thread (each kernel that uses channels runs on its own thread),
-//! never spin, and wake up periodically to honour shutdown and deadlock aborts.
+//! never spin (beyond a few yields), and wake up periodically to honour shutdown and deadlock
+//! aborts.
 
 use crate::activity::{Activity, BlockedOn, RunState, SimCell, SimWait, SIM};
 use crate::fault::SourcePos;
