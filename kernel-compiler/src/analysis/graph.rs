@@ -6,7 +6,8 @@
 //! and total distance `D` bounds the II from below by `L / D`.
 
 use super::latency::{OpClass, RETIME_BUDGET};
-use super::value::OpRec;
+use super::value::{OpRec, PathNode};
+use std::rc::Rc;
 
 /// One edge of the recurrence graph.
 #[derive(Clone, Debug)]
@@ -15,8 +16,12 @@ pub struct Edge {
     pub to: usize,
     pub lat: f64,
     pub dist: u32,
-    /// Operations on the edge, in order.
+    /// Operations on the edge, in order (synthetic edges; see `path`).
     pub ops: Vec<OpRec>,
+    /// Operations on the edge as the shared path they were recorded on (newest last), after
+    /// `ops`. Kept as the path instead of copied into `ops`: a kernel of N dependent
+    /// operations has N edges of up to N operations, and only edges on cycles are read.
+    pub path: Option<Rc<PathNode>>,
     /// The edge passes through a subloop (serial execution, not an II constraint).
     pub serial: bool,
     /// Index of the memory dependency this edge stands for, if any.
@@ -27,9 +32,26 @@ impl Edge {
     fn retimeable(&self) -> bool {
         self.mem.is_none()
             && self
-                .ops
-                .iter()
+                .ops_newest_first()
                 .all(|o| o.class.retimeable() || o.lat == 0.0)
+    }
+
+    /// Operations on the edge, newest first, without copying the path.
+    pub fn ops_newest_first(&self) -> impl Iterator<Item = &OpRec> + '_ {
+        let mut cur = self.path.as_deref();
+        std::iter::from_fn(move || {
+            let n = cur?;
+            cur = n.prev.as_deref();
+            Some(&n.op)
+        })
+        .chain(self.ops.iter().rev())
+    }
+
+    /// Operations on the edge, in order.
+    pub fn ops_in_order(&self) -> Vec<OpRec> {
+        let mut v: Vec<OpRec> = self.ops_newest_first().copied().collect();
+        v.reverse();
+        v
     }
 }
 
@@ -59,13 +81,17 @@ impl Cycle {
         }
     }
     /// Operations on the cycle in order.
-    pub fn ops<'a>(&'a self, edges: &'a [Edge]) -> impl Iterator<Item = &'a OpRec> + 'a {
-        self.edges.iter().flat_map(move |&e| edges[e].ops.iter())
+    pub fn ops(&self, edges: &[Edge]) -> Vec<OpRec> {
+        self.edges
+            .iter()
+            .flat_map(|&e| edges[e].ops_in_order())
+            .collect()
     }
     /// Subloops crossed by the cycle.
     pub fn subloops(&self, edges: &[Edge]) -> Vec<u32> {
         let mut v: Vec<u32> = self
             .ops(edges)
+            .into_iter()
             .filter(|o| o.class == OpClass::SubLoop)
             .filter_map(|o| o.subloop)
             .collect();
@@ -200,6 +226,7 @@ mod tests {
                 loc: Loc::default(),
                 subloop: None,
             }],
+            path: None,
             serial: false,
             mem: None,
         }

@@ -184,17 +184,15 @@ fn frame_graph_full(
         .collect();
     let n = idx.len();
     let mut edges = Vec::new();
-    let mk = |from: usize, to: usize, d: &Dep, dist: u32| {
-        let ops = path_ops(&d.path);
-        Edge {
-            from,
-            to,
-            lat: d.lat,
-            dist,
-            serial: ops.iter().any(|o| o.class == OpClass::SubLoop),
-            ops,
-            mem: None,
-        }
+    let mk = |from: usize, to: usize, d: &Dep, dist: u32| Edge {
+        from,
+        to,
+        lat: d.lat,
+        dist,
+        ops: Vec::new(),
+        path: d.path.clone(),
+        serial: d.path.as_ref().is_some_and(|p| p.crosses_subloop),
+        mem: None,
     };
     if let Some(latch) = latch {
         for (c, src) in carried {
@@ -300,6 +298,7 @@ fn frame_graph_full(
                             lat: st + ho,
                             dist,
                             ops,
+                            path: None,
                             serial: false,
                             mem: Some(memdeps.len() - 1),
                         });
@@ -332,6 +331,7 @@ fn frame_graph_full(
                 loc: x.inst.loc,
                 subloop: None,
             }],
+            path: None,
             serial: false,
             mem: None,
         });
@@ -350,8 +350,8 @@ fn contributors(c: &Cycle, edges: &[Edge]) -> Vec<Contributor> {
     let total = c.lat.max(1e-9);
     let mut ops: Vec<OpRec> = c
         .ops(edges)
+        .into_iter()
         .filter(|o| o.lat > 0.0 && o.class != OpClass::SubLoop)
-        .copied()
         .collect();
     ops.sort_by(|a, b| {
         b.lat
@@ -402,9 +402,7 @@ fn cycle_reason(
         let to = edges[ei].to;
         if let Some(SrcKind::Cell(cell)) = kinds.get(to) {
             let loc = edges[ei]
-                .ops
-                .iter()
-                .rev()
+                .ops_newest_first()
                 .find(|o| o.class != OpClass::SubLoop)
                 .map(|o| o.loc)
                 .unwrap_or_default();

@@ -149,6 +149,8 @@ pub struct OpRec {
 pub struct PathNode {
     pub op: OpRec,
     pub prev: Option<Rc<PathNode>>,
+    /// This node or an older one crosses a subloop (answers "is the path serial" in O(1)).
+    pub crosses_subloop: bool,
 }
 
 /// Operations of a path, oldest first.
@@ -203,6 +205,8 @@ pub fn after(deps: &Deps, op: OpRec) -> Deps {
             path: if op.lat > 0.0 || op.class == OpClass::SubLoop {
                 Some(Rc::new(PathNode {
                     op,
+                    crosses_subloop: op.class == OpClass::SubLoop
+                        || d.path.as_ref().is_some_and(|p| p.crosses_subloop),
                     prev: d.path.clone(),
                 }))
             } else {
