@@ -110,20 +110,22 @@ pub fn run(args: AocArgs) -> Result<ExitCode, String> {
     let options = options.join(" ");
     if let Some(m) = &args.march {
         if m != "emulator" {
-            eprintln!(
-                "fpgacl aoc: -march={m}: fpgacl only emulates; building for the emulated device"
-            );
+            crate::err(&format!(
+                "fpgacl aoc: -march={m}: fpgacl only emulates; building for the emulated device\n"
+            ));
         }
     }
     let name = args.source.display().to_string();
     if args.verbose {
-        eprintln!("fpgacl aoc: compiling {name} with options: {options}");
+        crate::err(&format!(
+            "fpgacl aoc: compiling {name} with options: {options}\n"
+        ));
     }
     let out = fpgacl_kernel_compiler::build(&[SourceFile { name, text }], &options)
         .map_err(|e| e.to_string())?;
-    eprint!("{}", out.log);
+    crate::err(&out.log);
     let Some(module) = out.module else {
-        eprintln!("fpgacl aoc: compilation failed");
+        crate::err("fpgacl aoc: compilation failed\n");
         return Ok(ExitCode::from(1));
     };
     let report = analysis::analyze(&module, &board);
@@ -142,18 +144,16 @@ pub fn run(args: AocArgs) -> Result<ExitCode, String> {
     std::fs::write(&output, aocx::write(&container))
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     if args.dump_ir {
-        print!("{}", dump::dump_module(&module));
+        crate::out(&dump::dump_module(&module));
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
+        let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        crate::out(&format!("{json}\n"));
     } else if args.report {
-        print!("{}", analysis::render::render(&module.sources, &report));
+        crate::out(&analysis::render::render(&module.sources, &report));
     }
     if args.verbose {
-        eprintln!("fpgacl aoc: wrote {}", output.display());
+        crate::err(&format!("fpgacl aoc: wrote {}\n", output.display()));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -13,7 +13,22 @@ mod profile;
 mod report;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Writes to stdout, ignoring errors: a reader that went away (`fpgacl aoc --dump-ir | head`)
+/// must not turn into a panic (`print!` panics on a broken pipe).
+pub fn out(text: &str) {
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(text.as_bytes());
+    let _ = o.flush();
+}
+
+/// Writes to stderr, ignoring errors (`fpgacl profile ./host 2>&1 | head`: `eprint!` panics
+/// once the pipe is closed).
+pub fn err(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
 
 #[derive(Parser)]
 #[command(name = "fpgacl", version, about = "OpenCL FPGA emulator and profiler")]
@@ -45,7 +60,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("fpgacl: {msg}");
+            err(&format!("fpgacl: {msg}\n"));
             ExitCode::from(2)
         }
     }

@@ -44,6 +44,12 @@ pub struct ProfileArgs {
 /// Runs the host with the ICD selected and profiling variables set; prints the summary;
 /// passes its exit status through.
 pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
+    if let Some(board) = &args.board {
+        // An explicit flag that names no board is an error before the host runs (the runtime
+        // would only warn and emulate the default board).
+        fpgacl_device_model::BoardSet::select(Some(board))
+            .map_err(|e| format!("--board {board}: {e}"))?;
+    }
     let lib_dir = locate::lib_dir()?;
     let vendors = locate::vendors_dir(&lib_dir)?;
     let (program, rest) = args.command.split_first().ok_or("no host program given")?;
@@ -80,9 +86,9 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
         .map_err(|e| format!("cannot run {program}: {e}"))?;
     let code = exit_code(&status);
     if code.is_none() {
-        eprintln!("fpgacl: {program} was killed by a signal");
+        crate::err(&format!("fpgacl: {program} was killed by a signal\n"));
     }
-    eprint!("{}", describe_output(&args.output, started, args.quiet));
+    crate::err(&describe_output(&args.output, started, args.quiet));
     Ok(ExitCode::from(code.unwrap_or_else(|| signal_code(&status))))
 }
 
