@@ -128,6 +128,13 @@ pub fn run(args: AocArgs) -> Result<ExitCode, String> {
         crate::err("fpgacl aoc: compilation failed\n");
         return Ok(ExitCode::from(1));
     };
+    if module.kernels.is_empty() {
+        // Legal OpenCL C, but almost always a wrong file or a misspelt `__kernel`.
+        crate::err(&format!(
+            "fpgacl aoc: warning: {} defines no kernels; the .aocx holds none\n",
+            args.source.display()
+        ));
+    }
     let report = analysis::analyze(&module, &board);
     let report_json = serde_json::to_vec(&report).map_err(|e| e.to_string())?;
     let container = aocx::Aocx::new(

@@ -182,3 +182,36 @@ fn board_flag_selects_a_real_board_and_rejects_unknown_ones() {
         "a 100-cycle slower memory must change the II: {report}"
     );
 }
+
+/// An empty source, or one with only helper functions, compiles (it is legal OpenCL C) but
+/// the user is told that the `.aocx` holds no kernels.
+#[test]
+fn a_source_without_kernels_is_warned_about() {
+    let dir = scratch("aoc_no_kernels");
+    for (name, text) in [
+        ("empty.cl", ""),
+        ("helpers.cl", "int twice(int x) { return 2 * x; }\n"),
+    ] {
+        let src = dir.join(name);
+        std::fs::write(&src, text).unwrap();
+        let out = fpgacl()
+            .args(["aoc", "-o"])
+            .arg(dir.join("out.aocx"))
+            .arg(&src)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert!(stderr.contains("defines no kernels"), "{name}: {stderr}");
+    }
+    // A source with a kernel is not warned about.
+    let src = dir.join("k.cl");
+    std::fs::write(&src, "__kernel void k(__global int *a) { a[0] = 1; }\n").unwrap();
+    let out = fpgacl()
+        .args(["aoc", "-o"])
+        .arg(dir.join("out.aocx"))
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("no kernels"));
+}
