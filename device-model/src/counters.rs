@@ -31,7 +31,10 @@ pub mod field {
     /// waited in simulated time (timing hook).
     pub const STALL: usize = 7;
     /// Memory words (of the board's interface width) newly touched by the site's accesses,
-    /// following the accesses of the site in work-item order within a work-group.
+    /// following the accesses of the site within a work-group in the pipeline's issue order:
+    /// the k-th execution of the site by a work-item follows the k-th execution by the
+    /// previous work-items (NDRange groups of several work-items; execution order beyond
+    /// `exec::interp::ISSUE_SLOTS` executions and for groups of one work-item).
     pub const WORDS: usize = 8;
     /// Bursts started: an access that does not continue the previous one (same or next
     /// word), or that would make the burst longer than the board's maximum burst.

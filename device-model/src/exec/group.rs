@@ -2,7 +2,7 @@
 //! barriers, and the per-thread worker state reused across groups.
 
 use super::code::Code;
-use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap};
+use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap, ISSUE_SLOTS};
 use crate::counters::CounterBlock;
 use crate::fault::{FaultKind, KernelFault, MemRegion};
 use crate::timing::ClockPlan;
@@ -110,6 +110,14 @@ impl<'a> Worker<'a> {
                 counters,
                 last: vec![u64::MAX; plan.module.sites.len()],
                 bursts: vec![(u64::MAX, 0); plan.module.sites.len()],
+                burst_rows: 0,
+                issue_slots: if l > 1 { ISSUE_SLOTS } else { 0 },
+                issued: if l > 1 {
+                    vec![0; plan.module.sites.len() * items]
+                } else {
+                    Vec::new()
+                },
+                issued_base: 0,
                 word_bytes: plan.word_bytes,
                 max_burst_words: plan.max_burst_words,
                 fifo,
@@ -216,7 +224,7 @@ impl<'a> Worker<'a> {
         let plan = self.plan;
         self.m.ids.grp = plan.group_coords(g);
         self.m.last.fill(u64::MAX);
-        self.m.bursts.fill((u64::MAX, 0));
+        self.m.reset_bursts();
         if !self.local.is_empty() {
             self.local.fill(0);
             self.m.regions[REGION_LOCAL as usize] = Region {
@@ -270,6 +278,7 @@ impl<'a> Worker<'a> {
             if fw > 0 {
                 self.frames[..fw].copy_from_slice(&self.plan.frame_template);
             }
+            self.m.issued.fill(0);
             if let Some(cp) = self.plan.clock {
                 self.m.clock = self.m.clock.wrapping_add(cp.item);
             }
@@ -289,6 +298,8 @@ impl<'a> Worker<'a> {
     }
 
     fn run_sync(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), Box<KernelFault>> {
+        self.m.issued.fill(0);
+        let sites = self.plan.module.sites.len();
         for i in 0..l {
             self.regs[i * ns..(i + 1) * ns].copy_from_slice(&self.plan.reg_template);
             if fw > 0 {
@@ -307,6 +318,9 @@ impl<'a> Worker<'a> {
                 }
                 self.item_ids(i);
                 self.set_frame(i);
+                if self.m.issue_slots > 0 {
+                    self.m.issued_base = i * sites;
+                }
                 let mut pc = self.pcs[i];
                 let r = self.m.run(&mut self.regs[i * ns..(i + 1) * ns], &mut pc);
                 self.pcs[i] = pc;

@@ -86,9 +86,25 @@ pub struct Machine<'a> {
     pub counters: &'a CounterBlock,
     /// Last address per site in this work-group (`u64::MAX` = none), for sequential counts.
     pub last: Vec<u64>,
-    /// Per site in this work-group: (last memory word touched, words in the current burst);
-    /// last word `u64::MAX` = none.
+    /// Burst trackers of this work-group (rule M0): (last memory word touched, words in the
+    /// current burst), last word `u64::MAX` = none. Row-major by issue slot: entry
+    /// `slot * sites + site`. NDRange groups of several work-items compare the k-th execution
+    /// of a site by a work-item with the k-th execution by the previous work-items (slot k,
+    /// the pipeline's issue order); executions beyond [`ISSUE_SLOTS`] share the last slot in
+    /// execution order. Groups of one work-item use slot 0 only (execution order). Rows are
+    /// added on first use and only the rows used are reset per group.
     pub bursts: Vec<(u64, u64)>,
+    /// Rows of `bursts` used in this work-group (reset bound).
+    pub burst_rows: usize,
+    /// Issue slots per site: [`ISSUE_SLOTS`] for groups of several work-items, 0 = execution
+    /// order (one row).
+    pub issue_slots: u32,
+    /// Executions per site by each work-item so far (saturating at `issue_slots`): `sites`
+    /// entries per work-item slot (one slot, or one per work-item when barriers interleave
+    /// the items).
+    pub issued: Vec<u32>,
+    /// Offset of the running work-item's entries in `issued`.
+    pub issued_base: usize,
     /// Width of a memory word in bytes (board interface width) and the longest burst in words.
     pub word_bytes: u64,
     pub max_burst_words: u64,
@@ -104,6 +120,10 @@ pub struct Machine<'a> {
     /// Timing hook: the clock's costs; `None` = untimed run (FIFO ops use `fifo::UNTIMED`).
     pub clock_plan: Option<&'a ClockPlan>,
 }
+
+/// Executions of one site by one work-item that are ordered by issue slot for burst
+/// coalescing (rule M0); later executions share one slot in execution order.
+pub const ISSUE_SLOTS: u32 = 1024;
 
 /// Loop header visits between checks for shutdown or abort requests (so that a kernel stuck in
 /// an endless loop can still be stopped).
@@ -333,7 +353,22 @@ impl Machine<'_> {
         }
         // Burst formation: words newly touched, bursts started, longest burst.
         if size > 0 {
-            if let Some(b) = self.bursts.get_mut(s) {
+            let ns = self.last.len();
+            let slot = if self.issue_slots == 0 {
+                0
+            } else if let Some(k) = self.issued.get_mut(self.issued_base + s) {
+                let slot = *k as usize;
+                if *k < self.issue_slots {
+                    *k += 1;
+                }
+                slot
+            } else {
+                0
+            };
+            if slot >= self.burst_rows {
+                self.add_burst_rows(slot + 1, ns);
+            }
+            if let Some(b) = self.bursts.get_mut(slot * ns + s) {
                 let w = self.word_bytes.max(1);
                 let (w0, w1) = if w.is_power_of_two() {
                     let sh = w.trailing_zeros();
@@ -359,6 +394,23 @@ impl Machine<'_> {
                 c.max_site(s, field::MAX_BURST, b.1);
             }
         }
+    }
+
+    /// Marks burst rows `..rows` as used, adding rows that do not exist yet (rare: at most
+    /// `ISSUE_SLOTS + 1` rows per worker, kept across groups).
+    #[cold]
+    fn add_burst_rows(&mut self, rows: usize, sites: usize) {
+        if self.bursts.len() < rows * sites {
+            self.bursts.resize(rows * sites, (u64::MAX, 0));
+        }
+        self.burst_rows = rows;
+    }
+
+    /// Resets the burst trackers for a new work-group (only the rows the last one used).
+    pub fn reset_bursts(&mut self) {
+        let n = (self.burst_rows * self.last.len()).min(self.bursts.len());
+        self.bursts[..n].fill((u64::MAX, 0));
+        self.burst_rows = 0;
     }
 
     /// Runs the current work-item from `*pc` until it returns or reaches a barrier.
