@@ -114,6 +114,20 @@ pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOpti
                         .error(f.decl.loc, format!("redefinition of '{name}'"));
                     continue;
                 }
+                // Two parameters of one name (C: "redefinition of parameter").
+                if let Some(Derived::Function { params, .. }) = f.decl.derived.last() {
+                    let mut seen = HashSet::new();
+                    for prm in params {
+                        if let Some(pn) = &prm.decl.name {
+                            if !seen.insert(pn.as_str()) {
+                                p.diags.error(
+                                    prm.decl.loc,
+                                    format!("redefinition of parameter '{pn}'"),
+                                );
+                            }
+                        }
+                    }
+                }
                 p.funcs.insert(name.clone(), f);
                 if f.spec.is_kernel {
                     kernels.push(f);

@@ -657,6 +657,10 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 self.p.declare_typedef(&name, t);
                 continue;
             }
+            // A second variable of one name in one block (C: "redefinition of").
+            if self.scopes.last().is_some_and(|sc| sc.contains_key(&name)) {
+                return Err(self.error(decl.loc, format!("redefinition of '{name}'")));
+            }
             let init_len = id.init.as_ref().and_then(init::init_len);
             let (t, space) = self
                 .p
