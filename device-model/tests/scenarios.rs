@@ -3,7 +3,9 @@
 
 mod timing_util;
 
-use fpgacl_device_model::timing::{self, Bound, EvalOptions, KernelTiming, TICKS_PER_CYCLE};
+use fpgacl_device_model::timing::{
+    self, sharing, Bound, EvalOptions, KernelTiming, TICKS_PER_CYCLE,
+};
 use fpgacl_device_model::*;
 use std::sync::Arc;
 use timing_util::*;
@@ -579,22 +581,24 @@ fn feed_forward_split_is_faster_with_higher_bandwidth() {
         offset: n * 4,
         len: n * 4,
     };
+    // Rule B4 as the runtime applies it: each run timed alone, the two demands shared over
+    // the board's bandwidth, each run evaluated again with its shared duration.
     let time = |name: &str, args: Vec<ArgBinding>| {
         let model = timing::compute_model(&k.module, k.kreport(name)).unwrap();
         let r = k
             .inst
             .run_timed(&LaunchSpec::task(k.index(name), args), &model.clock_plan(0))
             .unwrap();
-        k.evaluate(
+        let alone = k.evaluate(
             &r,
             &EvalOptions {
                 end_tick: r.end_tick,
-                sharing: 2,
                 ..Default::default()
             },
-        )
+        );
+        (r, alone)
     };
-    let (mem, comp) = std::thread::scope(|s| {
+    let ((rm, mem_alone), (rc, comp_alone)) = std::thread::scope(|s| {
         let m = s.spawn(|| {
             time(
                 "memory",
@@ -620,6 +624,33 @@ fn feed_forward_split_is_faster_with_higher_bandwidth() {
         "the split computes the same result"
     );
 
+    let demand = |t: &KernelTiming| sharing::Demand {
+        start: t.start_cycle,
+        pipeline: t.pipeline_cycles,
+        bytes: t.bytes_fetched,
+    };
+    let shared = sharing::share(
+        k.board.global_bytes_per_cycle(),
+        &[],
+        &[demand(&mem_alone), demand(&comp_alone)],
+    );
+    let shared_eval = |r: &RunReport, cycles: u64| {
+        k.evaluate(
+            r,
+            &EvalOptions {
+                end_tick: r.end_tick,
+                shared_cycles: Some(cycles),
+                ..Default::default()
+            },
+        )
+    };
+    let (mem, comp) = (
+        shared_eval(&rm, shared[0].cycles),
+        shared_eval(&rc, shared[1].cycles),
+    );
+    // Together they want less than the board gives (32 + 4 of 87 B/cycle): B4 leaves both as
+    // they were alone.
+    assert_eq!((&mem, &comp), (&mem_alone, &comp_alone));
     let ff_cycles = mem.end_cycle.max(comp.end_cycle);
     let ff_bw = (mem.bytes_fetched + comp.bytes_fetched) as f64 / ff_cycles as f64
         * k.board.kernel_clock_mhz;

@@ -37,33 +37,18 @@ use fpgacl_kernel_compiler::ir::{AddrSpace, Module, SiteKind};
 use fpgacl_profile_format::SiteCounters;
 
 /// How a run is placed on the device timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EvalOptions {
     /// Emulated start of the kernel, device cycles since the session origin.
     pub start_cycle: u64,
-    /// A fixed split of the global memory bandwidth: the board's bandwidth divided by this
-    /// many equal runs (1 = alone). Rule B1. For callers that time a known set of kernels
-    /// without a device timeline; the runtime uses `shared_cycles` instead.
-    pub sharing: u32,
     /// The run's duration when it shared the bandwidth with kernels that overlapped it in
     /// emulated time, from the device's run ledger ([`sharing::share`], rule B4); `None`: the
-    /// run alone (or split by `sharing`). The duration is never less than the run alone.
+    /// run alone. The duration is never less than the run alone.
     pub shared_cycles: Option<u64>,
     /// The executor's clock at the end of the run, in ticks, for runs that kept a clock
     /// (kernels with channels or pipes, started with [`ComputeModel::clock_plan`] at
     /// `start_cycle`); `None` derives the time from the counters alone.
     pub end_tick: Option<u64>,
-}
-
-impl Default for EvalOptions {
-    fn default() -> Self {
-        EvalOptions {
-            start_cycle: 0,
-            sharing: 1,
-            shared_cycles: None,
-            end_tick: None,
-        }
-    }
 }
 
 /// Why the kernel took the time it took.
@@ -167,8 +152,8 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 /// Times one kernel execution and derives its per-site profiler counters.
 ///
 /// Rules (one per figure; `MODEL.md` traces each to a board parameter):
-/// - **B1 memory cycles** = sum over global sites of bytes fetched / (board bytes per cycle /
-///   `sharing`), board bytes per cycle = total global bandwidth (MB/s) / fmax (MHz).
+/// - **B1 memory cycles** = sum over global sites of bytes fetched / board bytes per cycle,
+///   board bytes per cycle = total global bandwidth (MB/s) / fmax (MHz).
 /// - **B4 shared bandwidth**: with `shared_cycles` (the device's run ledger, [`sharing`]), a
 ///   run whose share of the bandwidth made it longer than its pipeline takes that duration as
 ///   its memory cycles; B2 and B3 then apply as usual.
@@ -255,7 +240,7 @@ pub fn evaluate(
         }
     }
     let bytes_fetched: u64 = traffic.iter().map(|t| t.bytes_fetched).sum();
-    let bpc = board.global_bytes_per_cycle() / opts.sharing.max(1) as f64;
+    let bpc = board.global_bytes_per_cycle();
     let memory_cycles = if bpc > 0.0 {
         (bytes_fetched as f64 / bpc).ceil() as u64
     } else {
