@@ -246,7 +246,9 @@ impl Kernel {
             CL_KERNEL_ARG_TYPE_NAME => InfoValue::string(&arg.type_name),
             CL_KERNEL_ARG_TYPE_QUALIFIER => {
                 let mut q = CL_KERNEL_ARG_TYPE_NONE;
-                if arg.is_const {
+                // A `__constant` pointer's data is const, declared so or not (as the
+                // specification's query table says, and as PoCL answers).
+                if arg.is_const || arg.address == ArgAddress::Constant {
                     q |= CL_KERNEL_ARG_TYPE_CONST;
                 }
                 if arg.is_restrict {
