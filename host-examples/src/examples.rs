@@ -103,6 +103,15 @@ pub const EXAMPLES: &[Example] = &[
                       loop-carried sum, squares and hash, launched with clEnqueueTask",
     },
     Example {
+        name: "grid_stride",
+        source: "grid_stride.c",
+        kernels: &["grid_stride.cl"],
+        needs_kernels: true,
+        description: "plain copy vs grid-stride copy vs grid-stride gather (GS_N ints, \
+                      GS_ITEMS work-items): results and device times; burst counters \
+                      in profile.mon",
+    },
+    Example {
         name: "local_reduction",
         source: "local_reduction.c",
         kernels: &["local_reduction.cl"],

@@ -42,6 +42,7 @@ through_icd!(
     vector_add,
     accumulators,
     task_loop,
+    grid_stride,
     local_reduction,
     channel_producer_consumer,
     pipe_producer_consumer,
