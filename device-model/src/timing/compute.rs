@@ -6,11 +6,13 @@
 //!   loop partially unrolled by `n` runs `n` source iterations per pipelined iteration, so each
 //!   source iteration (header back-edge counted by the executor) costs `II / n`. Fully unrolled
 //!   loops cost nothing (their copies are laid out in space).
-//! - **C2 outer loops**: a loop with pipelined subloops issues its iterations into them; its own
-//!   II only costs what the largest subloop does not already take per outer iteration:
-//!   `max(0, II(outer) - max over subloops of trip x II(sub))`, a subloop of unknown trip count
-//!   counting as at least `II(outer)`. This is the guide's dynamic II (`accum_swg`: the outer
-//!   loop's iterations enter every `size` cycles, not every II).
+//! - **C2 outer loops**: a loop with pipelined subloops issues its iterations into them; in an
+//!   iteration that enters a subloop its own II only costs what the largest subloop does not
+//!   already take: `max(0, II(outer) - max over subloops of trip x II(sub))`, a subloop of
+//!   unknown trip count counting as at least `II(outer)`. This is the guide's dynamic II
+//!   (`accum_swg`: the outer loop's iterations enter every `size` cycles, not every II). An
+//!   iteration that enters no subloop costs the full II (the floor; e.g. a polling loop that
+//!   feeds its inner loop only when a non-blocking read succeeded).
 //! - **C3 serialised subloops**: when the analysis says outer iterations execute serially
 //!   across a subloop, each entry into that subloop also pays its pipeline depth
 //!   (`iteration_latency`): the next outer iteration waits until the subloop drained.
@@ -20,7 +22,7 @@
 //!   kernel pays it again for every barrier a work-group passes (the barrier drains the
 //!   pipeline), spread over its compute units.
 
-use super::clock::{ClockPlan, TICKS_PER_CYCLE};
+use super::clock::{ClockPlan, Flags, NO_LOOP, TICKS_PER_CYCLE};
 use crate::counters::Counters;
 use fpgacl_kernel_compiler::analysis::{KernelKind, KernelReport, LoopReport};
 use fpgacl_kernel_compiler::ir::{Function, Inst, LoopId, LoopKind};
@@ -34,6 +36,11 @@ pub struct LoopCost {
     pub entry: u64,
     /// The loop is a `do`-`while` loop: every header visit starts an iteration.
     pub do_while: bool,
+    /// Ticks added per iteration that enters none of the loop's pipelined subloops (rule C2:
+    /// `iteration` + `floor` = the full II); 0 for loops without C2 reduction.
+    pub floor: u64,
+    /// The parent loop, when this loop is one of its pipelined subloops with a `floor`.
+    pub floor_parent: Option<u32>,
 }
 
 /// The compute cost model of one kernel.
@@ -111,16 +118,17 @@ impl ComputeModel {
             let Some(r) = rep.loop_by_id(LoopId(i as u32)) else {
                 loops[i] = LoopCost {
                     iteration: TICKS_PER_CYCLE / lanes,
-                    entry: 0,
                     do_while,
+                    ..Default::default()
                 };
                 continue;
             };
-            let mut per_iter = if r.unroll.is_full() || r.ii == 0 {
+            let full = if r.unroll.is_full() || r.ii == 0 {
                 0.0
             } else {
                 r.ii as f64 / r.unroll.factor().max(1) as f64
             };
+            let mut per_iter = full;
             // C2: subloops absorb the outer II.
             let subs: Vec<&LoopReport> = rep
                 .loops
@@ -144,11 +152,24 @@ impl ComputeModel {
             } else {
                 0
             };
+            let iteration = ticks(per_iter) / lanes;
             loops[i] = LoopCost {
-                iteration: ticks(per_iter) / lanes,
+                iteration,
                 entry,
                 do_while,
+                floor: (ticks(full) / lanes).saturating_sub(iteration),
+                floor_parent: None,
             };
+        }
+        // C2's floor: entries into the pipelined subloops of a loop with a floor cancel it.
+        for s in &rep.loops {
+            let (Some(p), i) = (s.parent, s.id.0 as usize) else {
+                continue;
+            };
+            let pi = p.0 as usize;
+            if i < nloops && pi < nloops && loops[pi].floor > 0 && !s.unroll.is_full() && s.ii > 0 {
+                loops[i].floor_parent = Some(p.0);
+            }
         }
         let mut barriers_outside = 0;
         let mut barriers_in_loop = vec![0u64; nloops];
@@ -203,6 +224,17 @@ impl ComputeModel {
                 })
                 .collect(),
             item: self.item,
+            loop_floor: if self.loops.iter().any(|l| l.floor > 0) {
+                self.loops.iter().map(|l| l.floor).collect()
+            } else {
+                Vec::new()
+            },
+            floor_parent: self
+                .loops
+                .iter()
+                .map(|l| l.floor_parent.unwrap_or(NO_LOOP))
+                .collect(),
+            entered: Flags::new(self.loops.len()),
         }
     }
 
@@ -234,8 +266,28 @@ impl ComputeModel {
             t = t
                 .saturating_add(it.saturating_mul(cost.iteration))
                 .saturating_add(en.saturating_mul(cost.entry));
+            if cost.floor > 0 {
+                t = t.saturating_add(self.floored(c, l).saturating_mul(cost.floor));
+            }
         }
         t
+    }
+
+    /// Rule C2's floor: iterations of loop `l` that entered none of its pipelined subloops,
+    /// from the counts: header visits after the first of each entry, minus the subloops'
+    /// entries. The clock charges exactly these when no iteration enters subloops more than
+    /// once (a `do`-`while` loop: and its last iteration of each entry enters none).
+    fn floored(&self, c: &Counters, l: usize) -> u64 {
+        let visits = c.loop_iterations.get(l).copied().unwrap_or(0);
+        let entries = c.loop_entries.get(l).copied().unwrap_or(0);
+        let fed: u64 = self
+            .loops
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.floor_parent == Some(l as u32))
+            .map(|(s, _)| c.loop_entries.get(s).copied().unwrap_or(0))
+            .sum();
+        visits.saturating_sub(entries).saturating_sub(fed)
     }
 
     /// Fill and drain cycles (rule C5): the pipeline latency once, plus one per barrier passed
