@@ -112,6 +112,15 @@ pub const EXAMPLES: &[Example] = &[
                       in profile.mon",
     },
     Example {
+        name: "memory_banks",
+        source: "memory_banks.c",
+        kernels: &["memory_banks.cl"],
+        needs_kernels: true,
+        description: "memory-bound copy (BK_N floats) built with -no-interleaving=default: \
+                      read and write buffers in one bank vs in two banks \
+                      (CL_CHANNEL_n_INTELFPGA), and built interleaved",
+    },
+    Example {
         name: "local_reduction",
         source: "local_reduction.c",
         kernels: &["local_reduction.cl"],

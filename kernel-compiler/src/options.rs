@@ -76,6 +76,11 @@ pub struct BuildOptions {
     pub fp_relaxed: bool,
     /// `-fpc`: fewer floating-point rounding operations (Intel).
     pub fpc: bool,
+    /// `-no-interleaving=<memory type>` (Intel): the banks of that global memory type are
+    /// not burst-interleaved; each buffer lives in the bank its `CL_CHANNEL_n_INTELFPGA` /
+    /// `CL_MEM_CHANNEL_INTEL` flag names (`default`: the board's first memory type). The
+    /// timing model's rule B5 reads it back from the program's options.
+    pub no_interleaving: Option<String>,
     /// The options string as given.
     pub raw: String,
 }
@@ -136,6 +141,19 @@ impl BuildOptions {
                     return Err("missing board name in '-board='".into());
                 }
                 o.board = Some(v.to_string());
+                continue;
+            }
+            if let Some(v) = w.strip_prefix("-no-interleaving=") {
+                if v.is_empty()
+                    || !v
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                {
+                    return Err(format!(
+                        "invalid value '{v}' in '-no-interleaving=' (expected default or a global memory type name)"
+                    ));
+                }
+                o.no_interleaving = Some(v.to_string());
                 continue;
             }
             if let Some(v) = w.strip_prefix("-march=") {
@@ -204,7 +222,7 @@ impl BuildOptions {
                 "-report" => o.report = true,
                 "-fp-relaxed" => o.fp_relaxed = true,
                 "-fpc" => o.fpc = true,
-                "-fast-compile" | "-high-effort" | "-incremental" | "-no-interleaving=default" => {}
+                "-fast-compile" | "-high-effort" | "-incremental" => {}
                 "-board" => {
                     let v = it
                         .next()
@@ -400,6 +418,11 @@ mod tests {
         assert!(o.emulator && o.profile && o.verbose && o.report && o.fp_relaxed && o.fpc);
         assert_eq!(o.board.as_deref(), Some("s10mx"));
         assert_eq!(o.pp_options().board.as_deref(), Some("s10mx"));
+        assert_eq!(o.no_interleaving, None);
+        let o = BuildOptions::parse("-no-interleaving=default").unwrap();
+        assert_eq!(o.no_interleaving.as_deref(), Some("default"));
+        let o = BuildOptions::parse("-no-interleaving=DDR4").unwrap();
+        assert_eq!(o.no_interleaving.as_deref(), Some("DDR4"));
     }
 
     #[test]
@@ -426,6 +449,13 @@ mod tests {
         );
         assert_eq!(e("-U 3"), "macro name '3' given to -U is not an identifier");
         assert_eq!(e("cl-mad-enable"), "unknown build option 'cl-mad-enable'");
+        for bad in [
+            "-no-interleaving=",
+            "-no-interleaving=a/b",
+            "-no-interleaving",
+        ] {
+            assert!(BuildOptions::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

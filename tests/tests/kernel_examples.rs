@@ -23,6 +23,8 @@ macro_rules! through_icd {
                 "program_build",
                 "nb_channels",
                 "concurrent_bandwidth",
+                // memory_banks.rs
+                "memory_banks",
                 // customer_programs.rs
                 "customer_mix",
                 "stream_pipeline",

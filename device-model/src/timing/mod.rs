@@ -12,6 +12,8 @@
 //! - compute cycles: [`compute`] (rules C1-C5);
 //! - global memory traffic: [`memory`] (rules M1-M5);
 //! - memory-bound kernels and stalls: [`evaluate`] (rules B1-B3);
+//! - global memory banks, interleaved or partitioned with `-no-interleaving`: [`banks`] (rule
+//!   B5);
 //! - concurrent kernels sharing the global memory bandwidth: [`sharing`] (rule B4);
 //! - local memory arbitration: [`local`] (rules L1-L4);
 //! - per-site counters: [`evaluate`] (rules S1-S6);
@@ -20,6 +22,7 @@
 //! Determinism: every input is a sum over work-groups (or, for channel kernels, a function of
 //! simulated time only), so the result does not depend on host threads or scheduling.
 
+pub mod banks;
 pub mod board;
 pub mod clock;
 pub mod compute;
@@ -153,7 +156,8 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
 ///
 /// Rules (one per figure; `MODEL.md` traces each to a board parameter):
 /// - **B1 memory cycles** = sum over global sites of bytes fetched / board bytes per cycle,
-///   board bytes per cycle = total global bandwidth (MB/s) / fmax (MHz).
+///   board bytes per cycle = total global bandwidth (MB/s) / fmax (MHz) (burst-interleaved
+///   banks; with `-no-interleaving`, rule **B5** in [`evaluate_banked`]: max over banks).
 /// - **B4 shared bandwidth**: with `shared_cycles` (the device's run ledger, [`sharing`]), a
 ///   run whose share of the bandwidth made it longer than its pipeline takes that duration as
 ///   its memory cycles; B2 and B3 then apply as usual.
@@ -183,6 +187,20 @@ pub fn evaluate(
     board: &Board,
     run: &RunReport,
     opts: &EvalOptions,
+) -> Result<KernelTiming, TimingError> {
+    evaluate_banked(module, report, board, run, opts, None)
+}
+
+/// [`evaluate`] for a program built with `-no-interleaving` (rule B5, [`banks`]): memory
+/// cycles are the longest of the banks' times, each bank moving the bytes of the buffers
+/// placed in it; `None` is the interleaved default (rule B1).
+pub fn evaluate_banked(
+    module: &Module,
+    report: &KernelReport,
+    board: &Board,
+    run: &RunReport,
+    opts: &EvalOptions,
+    placement: Option<&banks::BankPlacement>,
 ) -> Result<KernelTiming, TimingError> {
     if report.name != run.kernel {
         return Err(TimingError::ReportMismatch {
@@ -240,12 +258,15 @@ pub fn evaluate(
         }
     }
     let bytes_fetched: u64 = traffic.iter().map(|t| t.bytes_fetched).sum();
-    let bpc = board.global_bytes_per_cycle();
-    let memory_cycles = if bpc > 0.0 {
-        (bytes_fetched as f64 / bpc).ceil() as u64
-    } else {
-        0
-    };
+    // B1 (interleaved) or B5 (per bank).
+    let memory_cycles = banks::memory_cycles(
+        board,
+        placement,
+        kernel_sites
+            .iter()
+            .filter(|&&i| traffic[i].bytes_fetched > 0)
+            .map(|&i| (module.sites[i].arg, traffic[i].bytes_fetched)),
+    );
     let pipeline = compute_cycles + channel_stall + arb.cycles;
     // B4: a run that shared the bandwidth takes the ledger's duration when it is longer.
     let memory_cycles = match opts.shared_cycles {

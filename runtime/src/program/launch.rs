@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use fpgacl_device_model::timing::banks::BankPlacement;
 use fpgacl_device_model::timing::sharing::Demand;
 use fpgacl_device_model::timing::{self, EvalOptions, KernelTiming};
 use fpgacl_device_model::{ArgBinding, LaunchError, LaunchSpec, ProgramInstance, RunError};
@@ -46,6 +47,9 @@ pub struct Launch {
     pub timing: Arc<Mutex<Option<KernelTiming>>>,
     /// The launch's entry in its device's run ledger (bandwidth sharing, rule B4).
     pub ticket: Arc<Ticket>,
+    /// Where the buffers are when the program was built with `-no-interleaving` (rule B5);
+    /// `None`: burst-interleaved banks.
+    pub banks: Option<BankPlacement>,
 }
 
 impl Launch {
@@ -100,7 +104,8 @@ impl Launch {
             end_tick: run.end_tick,
             ..Default::default()
         };
-        match timing::evaluate(&self.module, krep, board, &run, &opts) {
+        let banks = self.banks.as_ref();
+        match timing::evaluate_banked(&self.module, krep, board, &run, &opts, banks) {
             Ok(alone) => {
                 let demand = Demand {
                     start: start_cycle,
@@ -110,7 +115,8 @@ impl Launch {
                 let shared = ledger.finish(&self.device, &self.ticket, demand);
                 let t = if shared > alone.cycles {
                     opts.shared_cycles = Some(shared);
-                    timing::evaluate(&self.module, krep, board, &run, &opts).unwrap_or(alone)
+                    timing::evaluate_banked(&self.module, krep, board, &run, &opts, banks)
+                        .unwrap_or(alone)
                 } else {
                     alone
                 };
@@ -121,6 +127,24 @@ impl Launch {
         }
         Ok(run)
     }
+}
+
+/// Rule B5: the banks of the launch's buffers when the kernel's program was built with
+/// `-no-interleaving=<memory type>` (read back from its build options, so a program created
+/// from an `.aocx` keeps it); `None` for interleaved banks, and for a memory type the board
+/// does not have (the option then changes nothing).
+fn bank_placement(
+    k: &Kernel,
+    board: &fpgacl_device_model::Board,
+    arg_banks: &[u32],
+) -> Option<BankPlacement> {
+    let crate::info::InfoValue::Bytes(raw) = k.program.build_info(CL_PROGRAM_BUILD_OPTIONS).ok()?
+    else {
+        return None;
+    };
+    let text = String::from_utf8_lossy(raw.strip_suffix(&[0]).unwrap_or(&raw)).into_owned();
+    let opts = fpgacl_kernel_compiler::options::BuildOptions::parse(&text).ok()?;
+    BankPlacement::new(board, opts.no_interleaving.as_deref()?, arg_banks.to_vec())
 }
 
 /// The device model's binding of one argument value.
@@ -296,6 +320,13 @@ pub fn enqueue_kernel(
         q.device.max_work_group_size(),
     )?;
     let args = k.arg_values()?;
+    let args_banks: Vec<u32> = args
+        .iter()
+        .map(|a| match a {
+            ArgValue::Buffer(Some(m)) => m.bank,
+            _ => 0,
+        })
+        .collect();
     check(
         k.local_mem_size() <= q.device.board.local_mem_bytes,
         CL_OUT_OF_RESOURCES,
@@ -314,6 +345,7 @@ pub fn enqueue_kernel(
         analysis: k.program.analysis(),
         timing: Arc::new(Mutex::new(None)),
         ticket: Arc::new(q.device.bandwidth.enqueue()),
+        banks: bank_placement(k, &q.device.board, &args_banks),
     };
     let ticket = launch.ticket.clone();
     let ctx = q.context.clone();
