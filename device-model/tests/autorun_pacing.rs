@@ -149,14 +149,18 @@ fn fed_autorun_pipeline_takes_no_backoff_and_keeps_pace_with_the_enqueued_one() 
 #[test]
 fn idle_autorun_poller_backs_off() {
     let inst = instance();
+    let cpu0 = process_cpu_seconds();
     let t0 = Instant::now();
     std::thread::sleep(Duration::from_millis(300));
     let st = status(&inst, "poller");
     let secs = t0.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu0;
     eprintln!(
-        "idle poller: {} runs, {} back-offs in {secs:.3} s",
+        "idle poller: {} runs, {} back-offs, {cpu:.3} s CPU in {secs:.3} s",
         st.runs, st.backoffs
     );
+    // Near-idle: far below one busy core (the idle `auto1` instance blocks in its read).
+    assert!(cpu < secs * 0.5, "{cpu} s CPU in {secs} s");
     // Paced: at most one execution per back-off (+1 in flight), and at most ~1 per ms.
     assert!(
         st.runs <= st.backoffs + 1,
@@ -170,4 +174,14 @@ fn idle_autorun_poller_backs_off() {
         st.runs
     );
     assert!(st.runs >= 10, "the poller runs: {} runs", st.runs);
+}
+
+/// User + system CPU time of this process (Linux `/proc/self/stat`, clock ticks of 10 ms).
+fn process_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    let rest = &stat[stat.rfind(')').expect("comm") + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of stat(5) (utime, stime) are at 11 and 12 after the comm field.
+    let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
+    ticks / 100.0
 }
