@@ -12,9 +12,11 @@
  *   ni_same: -no-interleaving, A1 -> B1 (both in bank 1)
  *   ni_split: -no-interleaving, A1 -> B2 (read and write in different banks)
  *   ni_auto: -no-interleaving, AUTO -> B1 (AUTO is the first bank, as bank 1)
+ *   kind_same: built with -no-interleaving=$BK_MEMTYPE (default DDR4, the default board's
+ *     memory type, named instead of "default"), A1 -> B1
  *   il_same, il_split: interleaved, the same buffers (the flags change nothing)
  * Every copy's output is checked; a malformed -no-interleaving value must be
- * CL_INVALID_BUILD_OPTIONS. Prints key=value lines that the tests read.
+ * CL_INVALID_BUILD_OPTIONS, and so must a memory type the board does not have. Prints key=value lines that the tests read.
  */
 #include "common.h"
 #include "../../include/CL/fpgacl_intel_ext.h"
@@ -57,6 +59,12 @@ int main(int argc, char **argv)
     cl_program pil = build_program(ctx, dev, path, "");
     cl_kernel kni = create_kernel(pni, "copy");
     cl_kernel kil = create_kernel(pil, "copy");
+    const char *memtype = getenv("BK_MEMTYPE");
+    char kind_opt[128];
+    snprintf(kind_opt, sizeof kind_opt, "-no-interleaving=%s",
+             memtype && *memtype ? memtype : "DDR4");
+    cl_program pkind = build_program(ctx, dev, path, kind_opt);
+    cl_kernel kkind = create_kernel(pkind, "copy");
 
     STEP("a malformed -no-interleaving value is CL_INVALID_BUILD_OPTIONS");
     {
@@ -68,6 +76,9 @@ int main(int argc, char **argv)
         CHECK(err);
         cl_int b1 = clBuildProgram(bad, 1, &dev, "-no-interleaving=", NULL, NULL);
         cl_int b2 = clBuildProgram(bad, 1, &dev, "-no-interleaving=no/such", NULL, NULL);
+        cl_int b3 = clBuildProgram(bad, 1, &dev, "-no-interleaving=NOSUCHMEM", NULL, NULL);
+        EXPECT(b3 == CL_INVALID_BUILD_OPTIONS, "-no-interleaving=NOSUCHMEM gave %s",
+               cl_err_name(b3));
         EXPECT(b1 == CL_INVALID_BUILD_OPTIONS, "-no-interleaving= gave %s", cl_err_name(b1));
         EXPECT(b2 == CL_INVALID_BUILD_OPTIONS, "-no-interleaving=no/such gave %s",
                cl_err_name(b2));
@@ -92,6 +103,7 @@ int main(int argc, char **argv)
     cl_ulong ni_same = time_copy(q, kni, a1, b1, in, tmp, n, "ni_same");
     cl_ulong ni_split = time_copy(q, kni, a1, b2, in, tmp, n, "ni_split");
     cl_ulong ni_auto = time_copy(q, kni, aauto, b1, in, tmp, n, "ni_auto");
+    cl_ulong kind_same = time_copy(q, kkind, a1, b1, in, tmp, n, "kind_same");
 
     STEP("interleaved: the flags change nothing");
     cl_ulong il_same = time_copy(q, kil, a1, b1, in, tmp, n, "il_same");
@@ -104,6 +116,8 @@ int main(int argc, char **argv)
            (unsigned long long)ni_same, (unsigned long long)ni_split);
     EXPECT(il_same == il_split, "interleaved: the bank flags changed the time (%llu vs %llu)",
            (unsigned long long)il_same, (unsigned long long)il_split);
+    EXPECT(kind_same == ni_same, "%s differs from -no-interleaving=default (%llu vs %llu ns)",
+           kind_opt, (unsigned long long)kind_same, (unsigned long long)ni_same);
     EXPECT(ni_auto == ni_same, "AUTO is not the first bank (%llu vs %llu ns)",
            (unsigned long long)ni_auto, (unsigned long long)ni_same);
 
@@ -113,6 +127,8 @@ int main(int argc, char **argv)
     CHECK(clReleaseMemObject(b2));
     CHECK(clReleaseKernel(kni));
     CHECK(clReleaseKernel(kil));
+    CHECK(clReleaseKernel(kkind));
+    CHECK(clReleaseProgram(pkind));
     CHECK(clReleaseProgram(pni));
     CHECK(clReleaseProgram(pil));
     CHECK(clReleaseCommandQueue(q));

@@ -34,6 +34,7 @@ fn run_once() -> BTreeMap<String, f64> {
         "ni_same_ns",
         "ni_split_ns",
         "ni_auto_ns",
+        "kind_same_ns",
         "il_same_ns",
         "il_split_ns",
     ] {
@@ -67,6 +68,11 @@ fn manual_bank_partitioning_doubles_the_bandwidth_of_a_copy() {
         f["copy_bytes"] / split * 1e3,
         25600.0,
         0.01,
+    );
+    // The memory type named (DDR4) instead of `default`: the same placement.
+    assert_eq!(
+        f["kind_same_ns"], f["ni_same_ns"],
+        "-no-interleaving=DDR4 differs"
     );
     // AUTO is the first bank: like bank 1.
     assert_eq!(f["ni_auto_ns"], f["ni_same_ns"], "AUTO is not bank 1");

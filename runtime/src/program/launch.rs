@@ -147,6 +147,34 @@ fn bank_placement(
     BankPlacement::new(board, opts.no_interleaving.as_deref()?, arg_banks.to_vec())
 }
 
+/// `clBuildProgram`: a `-no-interleaving=<memory type>` option must name `default` or a memory
+/// type of every device's board (rule B5); the error is the message for the build log
+/// (`CL_INVALID_BUILD_OPTIONS`). Malformed options are left to the compiler's parser.
+pub fn check_memory_type(options: &str, devices: &[Arc<Device>]) -> Result<(), String> {
+    let Ok(opts) = fpgacl_kernel_compiler::options::BuildOptions::parse(options) else {
+        return Ok(());
+    };
+    let Some(name) = opts.no_interleaving else {
+        return Ok(());
+    };
+    for d in devices {
+        if BankPlacement::new(&d.board, &name, Vec::new()).is_none() {
+            let kinds: Vec<&str> = d
+                .board
+                .global_memory
+                .iter()
+                .map(|g| g.kind.as_str())
+                .collect();
+            return Err(format!(
+                "invalid value '{name}' in '-no-interleaving=': board '{}' has no such global memory type (expected default or one of: {})",
+                d.board.name,
+                kinds.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The device model's binding of one argument value.
 fn binding(v: &ArgValue) -> ArgBinding {
     match v {

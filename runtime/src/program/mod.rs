@@ -258,6 +258,7 @@ impl Program {
     }
 
     fn run_compiler(&self, options: &str) -> Result<compiler::Built, String> {
+        launch::check_memory_type(options, &self.devices)?;
         compiler::build(&self.sources, options).map_err(|e| match e {
             compiler::BuildFailure::InvalidOptions(msg) => msg,
         })
