@@ -12,6 +12,8 @@
  *   ni_same: -no-interleaving, A1 -> B1 (both in bank 1)
  *   ni_split: -no-interleaving, A1 -> B2 (read and write in different banks)
  *   ni_auto: -no-interleaving, AUTO -> B1 (AUTO is the first bank, as bank 1)
+ *   ni_prop: -no-interleaving, A1 -> P2, P2 placed in bank 2 with
+ *     clCreateBufferWithPropertiesINTEL { CL_MEM_CHANNEL_INTEL, 2, 0 } (as ni_split)
  *   kind_same: built with -no-interleaving=$BK_MEMTYPE (default DDR4, the default board's
  *     memory type, named instead of "default"), A1 -> B1
  *   il_same, il_split: interleaved, the same buffers (the flags change nothing)
@@ -97,12 +99,21 @@ int main(int argc, char **argv)
     cl_mem aauto = create_buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, in);
     cl_mem b1 = create_buffer(ctx, CL_MEM_READ_WRITE | CL_CHANNEL_1_INTELFPGA, bytes, NULL);
     cl_mem b2 = create_buffer(ctx, CL_MEM_READ_WRITE | CL_CHANNEL_2_INTELFPGA, bytes, NULL);
+    clCreateBufferWithPropertiesINTEL_fn create_buffer_props =
+        (clCreateBufferWithPropertiesINTEL_fn)clGetExtensionFunctionAddressForPlatform(
+            platform, "clCreateBufferWithPropertiesINTEL");
+    EXPECT(create_buffer_props, "clCreateBufferWithPropertiesINTEL is not available");
+    cl_mem_properties props[] = {CL_MEM_CHANNEL_INTEL, 2, 0};
+    cl_int perr = CL_SUCCESS;
+    cl_mem p2 = create_buffer_props(ctx, props, CL_MEM_READ_WRITE, bytes, NULL, &perr);
+    CHECK_ERR(perr, "clCreateBufferWithPropertiesINTEL(CL_MEM_CHANNEL_INTEL, 2)");
     printf("  copy_bytes=%llu\n", 2ull * (unsigned long long)bytes);
 
     STEP("-no-interleaving=default: same bank, separate banks, AUTO");
     cl_ulong ni_same = time_copy(q, kni, a1, b1, in, tmp, n, "ni_same");
     cl_ulong ni_split = time_copy(q, kni, a1, b2, in, tmp, n, "ni_split");
     cl_ulong ni_auto = time_copy(q, kni, aauto, b1, in, tmp, n, "ni_auto");
+    cl_ulong ni_prop = time_copy(q, kni, a1, p2, in, tmp, n, "ni_prop");
     cl_ulong kind_same = time_copy(q, kkind, a1, b1, in, tmp, n, "kind_same");
 
     STEP("interleaved: the flags change nothing");
@@ -116,6 +127,8 @@ int main(int argc, char **argv)
            (unsigned long long)ni_same, (unsigned long long)ni_split);
     EXPECT(il_same == il_split, "interleaved: the bank flags changed the time (%llu vs %llu)",
            (unsigned long long)il_same, (unsigned long long)il_split);
+    EXPECT(ni_prop == ni_split, "CL_MEM_CHANNEL_INTEL 2 is not bank 2 (%llu vs %llu ns)",
+           (unsigned long long)ni_prop, (unsigned long long)ni_split);
     EXPECT(kind_same == ni_same, "%s differs from -no-interleaving=default (%llu vs %llu ns)",
            kind_opt, (unsigned long long)kind_same, (unsigned long long)ni_same);
     EXPECT(ni_auto == ni_same, "AUTO is not the first bank (%llu vs %llu ns)",
@@ -125,6 +138,7 @@ int main(int argc, char **argv)
     CHECK(clReleaseMemObject(aauto));
     CHECK(clReleaseMemObject(b1));
     CHECK(clReleaseMemObject(b2));
+    CHECK(clReleaseMemObject(p2));
     CHECK(clReleaseKernel(kni));
     CHECK(clReleaseKernel(kil));
     CHECK(clReleaseKernel(kkind));

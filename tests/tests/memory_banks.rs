@@ -35,6 +35,7 @@ fn run_once() -> BTreeMap<String, f64> {
         "ni_split_ns",
         "ni_auto_ns",
         "kind_same_ns",
+        "ni_prop_ns",
         "il_same_ns",
         "il_split_ns",
     ] {
@@ -68,6 +69,11 @@ fn manual_bank_partitioning_doubles_the_bandwidth_of_a_copy() {
         f["copy_bytes"] / split * 1e3,
         25600.0,
         0.01,
+    );
+    // CL_MEM_CHANNEL_INTEL 2 (clCreateBufferWithPropertiesINTEL) is bank 2 like the flag.
+    assert_eq!(
+        f["ni_prop_ns"], split,
+        "CL_MEM_CHANNEL_INTEL 2 is not bank 2"
     );
     // The memory type named (DDR4) instead of `default`: the same placement.
     assert_eq!(
