@@ -16,6 +16,8 @@
  *     clCreateBufferWithPropertiesINTEL { CL_MEM_CHANNEL_INTEL, 2, 0 } (as ni_split)
  *   kind_same: built with -no-interleaving=$BK_MEMTYPE (default DDR4, the default board's
  *     memory type, named instead of "default"), A1 -> B1
+ *   bin_same: the -no-interleaving=default program's binary (CL_PROGRAM_BINARIES) loaded
+ *     with clCreateProgramWithBinary: the option travels in the .aocx, A1 -> B1
  *   il_same, il_split: interleaved, the same buffers (the flags change nothing)
  * Every copy's output is checked; a malformed -no-interleaving value must be
  * CL_INVALID_BUILD_OPTIONS, and so must a memory type the board does not have. Prints key=value lines that the tests read.
@@ -114,6 +116,25 @@ int main(int argc, char **argv)
     cl_ulong ni_split = time_copy(q, kni, a1, b2, in, tmp, n, "ni_split");
     cl_ulong ni_auto = time_copy(q, kni, aauto, b1, in, tmp, n, "ni_auto");
     cl_ulong ni_prop = time_copy(q, kni, a1, p2, in, tmp, n, "ni_prop");
+    cl_ulong bin_same;
+    {
+        size_t bin_size = 0;
+        CHECK(clGetProgramInfo(pni, CL_PROGRAM_BINARY_SIZES, sizeof bin_size, &bin_size, NULL));
+        unsigned char *bin = malloc(bin_size);
+        EXPECT(bin, "out of memory");
+        unsigned char *bins[] = {bin};
+        CHECK(clGetProgramInfo(pni, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL));
+        const unsigned char *cbins[] = {bin};
+        cl_int st = CL_SUCCESS, err = CL_SUCCESS;
+        cl_program pbin = clCreateProgramWithBinary(ctx, 1, &dev, &bin_size, cbins, &st, &err);
+        CHECK_ERR(err, "clCreateProgramWithBinary");
+        CHECK(clBuildProgram(pbin, 1, &dev, "", NULL, NULL));
+        cl_kernel kbin = create_kernel(pbin, "copy");
+        bin_same = time_copy(q, kbin, a1, b1, in, tmp, n, "bin_same");
+        CHECK(clReleaseKernel(kbin));
+        CHECK(clReleaseProgram(pbin));
+        free(bin);
+    }
     cl_ulong kind_same = time_copy(q, kkind, a1, b1, in, tmp, n, "kind_same");
 
     STEP("interleaved: the flags change nothing");
@@ -129,6 +150,8 @@ int main(int argc, char **argv)
            (unsigned long long)il_same, (unsigned long long)il_split);
     EXPECT(ni_prop == ni_split, "CL_MEM_CHANNEL_INTEL 2 is not bank 2 (%llu vs %llu ns)",
            (unsigned long long)ni_prop, (unsigned long long)ni_split);
+    EXPECT(bin_same == ni_same, "the program from the binary lost -no-interleaving (%llu vs %llu)",
+           (unsigned long long)bin_same, (unsigned long long)ni_same);
     EXPECT(kind_same == ni_same, "%s differs from -no-interleaving=default (%llu vs %llu ns)",
            kind_opt, (unsigned long long)kind_same, (unsigned long long)ni_same);
     EXPECT(ni_auto == ni_same, "AUTO is not the first bank (%llu vs %llu ns)",

@@ -36,6 +36,7 @@ fn run_once() -> BTreeMap<String, f64> {
         "ni_auto_ns",
         "kind_same_ns",
         "ni_prop_ns",
+        "bin_same_ns",
         "il_same_ns",
         "il_split_ns",
     ] {
@@ -75,6 +76,8 @@ fn manual_bank_partitioning_doubles_the_bandwidth_of_a_copy() {
         f["ni_prop_ns"], split,
         "CL_MEM_CHANNEL_INTEL 2 is not bank 2"
     );
+    // The option travels in the binary (.aocx): the program created from it keeps the banks.
+    assert_eq!(f["bin_same_ns"], f["ni_same_ns"], "binary lost -no-interleaving");
     // The memory type named (DDR4) instead of `default`: the same placement.
     assert_eq!(
         f["kind_same_ns"], f["ni_same_ns"],
