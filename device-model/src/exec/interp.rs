@@ -182,6 +182,26 @@ unsafe fn write_lane(k: Scalar, p: *mut u8, v: u64) {
     }
 }
 
+/// `regs[d] = f(regs[a], regs[b])`: the scalar binary operations.
+#[inline(always)]
+fn bin(regs: &mut [u64], d: u32, a: u32, b: u32, f: impl Fn(u64, u64) -> u64) {
+    regs[d as usize] = f(regs[a as usize], regs[b as usize]);
+}
+
+/// `regs[d + i] = f(regs[a + i], regs[b + i])` for `n` lanes.
+#[inline(always)]
+fn lanes(regs: &mut [u64], d: u32, a: u32, b: u32, n: u32, f: impl Fn(u64, u64) -> u64) {
+    for i in 0..n as usize {
+        regs[d as usize + i] = f(regs[a as usize + i], regs[b as usize + i]);
+    }
+}
+
+/// A pointer moved by `delta` bytes: the offset wraps within its field, the region stays.
+#[inline(always)]
+fn ptr_add(p: u64, delta: u64) -> u64 {
+    (p & !OFFSET_MASK) | (p.wrapping_add(delta) & OFFSET_MASK)
+}
+
 #[inline(always)]
 fn cmp_res<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
     match op {
@@ -479,96 +499,48 @@ impl Machine<'_> {
                         WorkItemFn::ComputeId => ids.cid[i],
                     };
                 }
-                Op::AddI32 { d, a, b } => {
-                    regs[d as usize] = (regs[a as usize] as i32)
-                        .wrapping_add(regs[b as usize] as i32)
-                        as i64 as u64
-                }
-                Op::AddU32 { d, a, b } => {
-                    regs[d as usize] =
-                        (regs[a as usize] as u32).wrapping_add(regs[b as usize] as u32) as u64
-                }
-                Op::Add64 { d, a, b } => {
-                    regs[d as usize] = regs[a as usize].wrapping_add(regs[b as usize])
-                }
-                Op::SubI32 { d, a, b } => {
-                    regs[d as usize] = (regs[a as usize] as i32)
-                        .wrapping_sub(regs[b as usize] as i32)
-                        as i64 as u64
-                }
-                Op::SubU32 { d, a, b } => {
-                    regs[d as usize] =
-                        (regs[a as usize] as u32).wrapping_sub(regs[b as usize] as u32) as u64
-                }
-                Op::Sub64 { d, a, b } => {
-                    regs[d as usize] = regs[a as usize].wrapping_sub(regs[b as usize])
-                }
-                Op::MulI32 { d, a, b } => {
-                    regs[d as usize] = (regs[a as usize] as i32)
-                        .wrapping_mul(regs[b as usize] as i32)
-                        as i64 as u64
-                }
-                Op::MulU32 { d, a, b } => {
-                    regs[d as usize] =
-                        (regs[a as usize] as u32).wrapping_mul(regs[b as usize] as u32) as u64
-                }
-                Op::Mul64 { d, a, b } => {
-                    regs[d as usize] = regs[a as usize].wrapping_mul(regs[b as usize])
-                }
-                Op::And { d, a, b, n } => {
-                    for i in 0..n as usize {
-                        regs[d as usize + i] = regs[a as usize + i] & regs[b as usize + i];
-                    }
-                }
-                Op::Or { d, a, b, n } => {
-                    for i in 0..n as usize {
-                        regs[d as usize + i] = regs[a as usize + i] | regs[b as usize + i];
-                    }
-                }
-                Op::Xor { d, a, b, n } => {
-                    for i in 0..n as usize {
-                        regs[d as usize + i] = regs[a as usize + i] ^ regs[b as usize + i];
-                    }
-                }
+                Op::AddI32 { d, a, b } => bin(regs, d, a, b, |x, y| {
+                    (x as i32).wrapping_add(y as i32) as i64 as u64
+                }),
+                Op::AddU32 { d, a, b } => bin(regs, d, a, b, |x, y| {
+                    (x as u32).wrapping_add(y as u32) as u64
+                }),
+                Op::Add64 { d, a, b } => bin(regs, d, a, b, |x, y| x.wrapping_add(y)),
+                Op::SubI32 { d, a, b } => bin(regs, d, a, b, |x, y| {
+                    (x as i32).wrapping_sub(y as i32) as i64 as u64
+                }),
+                Op::SubU32 { d, a, b } => bin(regs, d, a, b, |x, y| {
+                    (x as u32).wrapping_sub(y as u32) as u64
+                }),
+                Op::Sub64 { d, a, b } => bin(regs, d, a, b, |x, y| x.wrapping_sub(y)),
+                Op::MulI32 { d, a, b } => bin(regs, d, a, b, |x, y| {
+                    (x as i32).wrapping_mul(y as i32) as i64 as u64
+                }),
+                Op::MulU32 { d, a, b } => bin(regs, d, a, b, |x, y| {
+                    (x as u32).wrapping_mul(y as u32) as u64
+                }),
+                Op::Mul64 { d, a, b } => bin(regs, d, a, b, |x, y| x.wrapping_mul(y)),
+                Op::And { d, a, b, n } => lanes(regs, d, a, b, n, |x, y| x & y),
+                Op::Or { d, a, b, n } => lanes(regs, d, a, b, n, |x, y| x | y),
+                Op::Xor { d, a, b, n } => lanes(regs, d, a, b, n, |x, y| x ^ y),
                 Op::CmpS { op, d, a, b } => {
-                    regs[d as usize] =
-                        cmp_res(op, regs[a as usize] as i64, regs[b as usize] as i64) as u64
+                    bin(regs, d, a, b, |x, y| cmp_res(op, x as i64, y as i64) as u64)
                 }
-                Op::CmpU { op, d, a, b } => {
-                    regs[d as usize] = cmp_res(op, regs[a as usize], regs[b as usize]) as u64
-                }
-                Op::CmpF32 { op, d, a, b } => {
-                    regs[d as usize] =
-                        cmp_res(op, f32_of(regs[a as usize]), f32_of(regs[b as usize])) as u64
-                }
-                Op::CmpF64 { op, d, a, b } => {
-                    regs[d as usize] =
-                        cmp_res(op, f64_of(regs[a as usize]), f64_of(regs[b as usize])) as u64
-                }
-                Op::FAdd32 { d, a, b } => {
-                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) + f32_of(regs[b as usize]))
-                }
-                Op::FSub32 { d, a, b } => {
-                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) - f32_of(regs[b as usize]))
-                }
-                Op::FMul32 { d, a, b } => {
-                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) * f32_of(regs[b as usize]))
-                }
-                Op::FDiv32 { d, a, b } => {
-                    regs[d as usize] = of_f32(f32_of(regs[a as usize]) / f32_of(regs[b as usize]))
-                }
-                Op::FAdd64 { d, a, b } => {
-                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) + f64_of(regs[b as usize]))
-                }
-                Op::FSub64 { d, a, b } => {
-                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) - f64_of(regs[b as usize]))
-                }
-                Op::FMul64 { d, a, b } => {
-                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) * f64_of(regs[b as usize]))
-                }
-                Op::FDiv64 { d, a, b } => {
-                    regs[d as usize] = of_f64(f64_of(regs[a as usize]) / f64_of(regs[b as usize]))
-                }
+                Op::CmpU { op, d, a, b } => bin(regs, d, a, b, |x, y| cmp_res(op, x, y) as u64),
+                Op::CmpF32 { op, d, a, b } => bin(regs, d, a, b, |x, y| {
+                    cmp_res(op, f32_of(x), f32_of(y)) as u64
+                }),
+                Op::CmpF64 { op, d, a, b } => bin(regs, d, a, b, |x, y| {
+                    cmp_res(op, f64_of(x), f64_of(y)) as u64
+                }),
+                Op::FAdd32 { d, a, b } => bin(regs, d, a, b, |x, y| of_f32(f32_of(x) + f32_of(y))),
+                Op::FSub32 { d, a, b } => bin(regs, d, a, b, |x, y| of_f32(f32_of(x) - f32_of(y))),
+                Op::FMul32 { d, a, b } => bin(regs, d, a, b, |x, y| of_f32(f32_of(x) * f32_of(y))),
+                Op::FDiv32 { d, a, b } => bin(regs, d, a, b, |x, y| of_f32(f32_of(x) / f32_of(y))),
+                Op::FAdd64 { d, a, b } => bin(regs, d, a, b, |x, y| of_f64(f64_of(x) + f64_of(y))),
+                Op::FSub64 { d, a, b } => bin(regs, d, a, b, |x, y| of_f64(f64_of(x) - f64_of(y))),
+                Op::FMul64 { d, a, b } => bin(regs, d, a, b, |x, y| of_f64(f64_of(x) * f64_of(y))),
+                Op::FDiv64 { d, a, b } => bin(regs, d, a, b, |x, y| of_f64(f64_of(x) / f64_of(y))),
                 Op::PtrIdx {
                     d,
                     base,
@@ -580,13 +552,11 @@ impl Machine<'_> {
                     let delta = (regs[idx as usize] as i64)
                         .wrapping_mul(scale as i64)
                         .wrapping_add(disp as i64);
-                    regs[d as usize] =
-                        (bv & !OFFSET_MASK) | (bv.wrapping_add(delta as u64) & OFFSET_MASK);
+                    regs[d as usize] = ptr_add(bv, delta as u64);
                 }
                 Op::PtrDisp { d, base, disp } => {
                     let bv = regs[base as usize];
-                    regs[d as usize] =
-                        (bv & !OFFSET_MASK) | (bv.wrapping_add(disp as u64) & OFFSET_MASK);
+                    regs[d as usize] = ptr_add(bv, disp as u64);
                 }
                 Op::LoadIdx {
                     k,
@@ -599,7 +569,7 @@ impl Machine<'_> {
                 } => {
                     let bv = regs[base as usize];
                     let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
-                    let addr = (bv & !OFFSET_MASK) | (bv.wrapping_add(delta as u64) & OFFSET_MASK);
+                    let addr = ptr_add(bv, delta as u64);
                     regs[t as usize] = addr;
                     let es = k.size() as u64;
                     let ptr = match self.resolve(addr, es, false) {
@@ -623,7 +593,7 @@ impl Machine<'_> {
                 } => {
                     let bv = regs[base as usize];
                     let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
-                    let addr = (bv & !OFFSET_MASK) | (bv.wrapping_add(delta as u64) & OFFSET_MASK);
+                    let addr = ptr_add(bv, delta as u64);
                     regs[t as usize] = addr;
                     let es = k.size() as u64;
                     let ptr = match self.resolve(addr, es, true) {
@@ -1008,16 +978,14 @@ impl Machine<'_> {
         };
         let eb = c.elem_bytes as u64;
         let (dv, sv) = (regs[c.d as usize], regs[c.s as usize]);
-        let at =
-            |base: u64, off: u64| (base & !OFFSET_MASK) | (base.wrapping_add(off) & OFFSET_MASK);
         for i in 0..count {
             let (so, doff) = if c.to_local {
                 (i.wrapping_mul(stride).wrapping_mul(eb), i.wrapping_mul(eb))
             } else {
                 (i.wrapping_mul(eb), i.wrapping_mul(stride).wrapping_mul(eb))
             };
-            let src = self.resolve(at(sv, so), eb, false)?;
-            let dst = self.resolve(at(dv, doff), eb, true)?;
+            let src = self.resolve(ptr_add(sv, so), eb, false)?;
+            let dst = self.resolve(ptr_add(dv, doff), eb, true)?;
             // SAFETY: both ranges checked.
             unsafe { std::ptr::copy(src, dst, eb as usize) };
         }
@@ -1160,7 +1128,7 @@ impl Machine<'_> {
                     return Some(out);
                 }
                 out.push(b);
-                q = (q & !OFFSET_MASK) | (q.wrapping_add(1) & OFFSET_MASK);
+                q = ptr_add(q, 1);
             }
         };
         match printf::format(fmt.as_bytes(), &args, read_str) {
