@@ -56,7 +56,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, String> {
             }
             _ => unreachable!("clap limits the file count to 1..=2"),
         };
-        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        finish(out.write_all(text.as_bytes()))?;
         return Ok(ExitCode::SUCCESS);
     }
     let [file] = args.files.as_slice() else {
@@ -74,8 +74,27 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, String> {
         }
         (false, None) => unreachable!("handled above"),
     };
-    result.map_err(|e| e.to_string())?;
+    finish(result)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A reader that went away (`fpgacl report --json p.mon | head`) ends the output, it is not an
+/// error; other write errors are.
+fn finish(r: std::io::Result<()>) -> Result<(), String> {
+    match r {
+        Err(e) if is_broken_pipe(&e) => Ok(()),
+        r => r.map_err(|e| e.to_string()),
+    }
+}
+
+fn is_broken_pipe(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
+    // The JSON export wraps the I/O error in a serde_json error.
+    e.kind() == BrokenPipe
+        || e.get_ref()
+            .and_then(|inner| inner.downcast_ref::<serde_json::Error>())
+            .and_then(|j| j.io_error_kind())
+            == Some(BrokenPipe)
 }
 
 fn load(path: &std::path::Path) -> Result<tui::ReportData, String> {

@@ -97,3 +97,39 @@ fn profile_rejects_an_unknown_board_before_running_the_host() {
     );
     assert!(!marker.exists(), "the host ran with an unknown board");
 }
+
+/// `fpgacl report --json|--text|--format` into a pipe closed early is not an error.
+#[test]
+fn report_survives_a_closed_stdout() {
+    let dir = scratch("report_closed_stdout");
+    let file = dir.join("big.mon");
+    std::fs::write(&file, fpgacl_profile_format::fuzzing::sample_file(3000)).unwrap();
+    for args in [
+        &["report", "--json"][..],
+        &["report", "--text"][..],
+        &["report", "--format", "intel-text"][..],
+        &["report", "--format", "chrome-trace"][..],
+    ] {
+        let mut child = fpgacl()
+            .args(args)
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 8];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{args:?}: {status:?} {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
