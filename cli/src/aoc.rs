@@ -3,8 +3,9 @@
 //! `-report`, `-v`).
 
 use clap::Args;
-use fpgacl_device_model::BoardSet;
-use fpgacl_kernel_compiler::analysis::{self, BoardParams};
+use fpgacl_device_model::timing::banks::BankPlacement;
+use fpgacl_device_model::{Board, BoardSet};
+use fpgacl_kernel_compiler::analysis;
 use fpgacl_kernel_compiler::{aocx, dump, SourceFile};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +27,10 @@ pub struct AocArgs {
     /// (default: `FPGACL_BOARD`, else the built-in default board).
     #[arg(long)]
     pub board: Option<String>,
+    /// Do not interleave the banks of this global memory type (`-no-interleaving=default` or a
+    /// memory type of the board): each buffer goes to the bank of its `CL_CHANNEL_n` flag.
+    #[arg(long = "no-interleaving", value_name = "MEMORY_TYPE")]
+    pub no_interleaving: Option<String>,
     /// Target (`-march=emulator` is accepted; fpgacl always emulates).
     #[arg(long)]
     pub march: Option<String>,
@@ -52,12 +57,24 @@ pub struct AocArgs {
 /// Turns Intel's single-dash long flags (`-board=x`, `-march=emulator`, `-profile`, `-report`)
 /// into the double-dash form the parser expects.
 pub fn normalize_args(args: impl Iterator<Item = String>) -> Vec<String> {
-    const LONG: [&str; 5] = ["board", "march", "profile", "report", "dump-ir"];
+    const LONG: [&str; 6] = [
+        "board",
+        "march",
+        "profile",
+        "report",
+        "dump-ir",
+        "no-interleaving",
+    ];
     let mut out: Vec<String> = args.collect();
     if out.get(1).map(String::as_str) != Some("aoc") {
         return out;
     }
+    let mut value_of_cl_options = false;
     for a in out.iter_mut().skip(2) {
+        // The value of `--cl-options` is OpenCL options text, not aoc flags.
+        if std::mem::replace(&mut value_of_cl_options, a == "--cl-options") {
+            continue;
+        }
         if let Some(rest) = a.strip_prefix('-') {
             if !rest.starts_with('-') {
                 let name = rest.split('=').next().unwrap_or("");
@@ -80,18 +97,39 @@ fn quote(s: &str) -> String {
 
 /// The analysis parameters of the board selected by `-board=` (or `FPGACL_BOARD`): the same
 /// board models, board files and figures the runtime uses, so the report's II matches a run.
-fn select_board(flag: Option<&str>) -> Result<BoardParams, String> {
+fn select_board(flag: Option<&str>) -> Result<Board, String> {
     let (selection, origin) = match flag {
         Some(b) => (Some(b.to_string()), "-board"),
         None => (std::env::var("FPGACL_BOARD").ok(), "FPGACL_BOARD"),
     };
     BoardSet::select(selection.as_deref())
-        .map(|b| b.analysis_params())
         .map_err(|e| format!("{origin}={}: {e}", selection.unwrap_or_default()))
 }
 
+/// `-no-interleaving=<memory type>` (from the flag or `--cl-options`) must name `default` or a
+/// global memory type of the board, as `clBuildProgram` checks it (rule B5).
+fn check_no_interleaving(options: &str, board: &Board) -> Result<(), String> {
+    let opts = fpgacl_kernel_compiler::options::BuildOptions::parse(options)
+        .map_err(|e| format!("invalid build options: {e}"))?;
+    match opts.no_interleaving {
+        Some(v) if BankPlacement::new(board, &v, Vec::new()).is_none() => Err(format!(
+            "invalid value '{v}' in '-no-interleaving=': board '{}' has no such global memory \
+             type (it has: default, {})",
+            board.name,
+            board
+                .global_memory
+                .iter()
+                .map(|g| g.kind.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub fn run(args: AocArgs) -> Result<ExitCode, String> {
-    let board = select_board(args.board.as_deref())?;
+    let device_board = select_board(args.board.as_deref())?;
+    let board = device_board.analysis_params();
     let text = std::fs::read_to_string(&args.source)
         .map_err(|e| format!("cannot read {}: {e}", args.source.display()))?;
     let mut options = Vec::new();
@@ -104,10 +142,14 @@ pub fn run(args: AocArgs) -> Result<ExitCode, String> {
     if let Some(dir) = args.source.parent().filter(|d| !d.as_os_str().is_empty()) {
         options.push(format!("-I{}", quote(&dir.display().to_string())));
     }
+    if let Some(m) = &args.no_interleaving {
+        options.push(format!("-no-interleaving={}", quote(m)));
+    }
     if !args.cl_options.is_empty() {
         options.push(args.cl_options.clone());
     }
     let options = options.join(" ");
+    check_no_interleaving(&options, &device_board)?;
     if let Some(m) = &args.march {
         if m != "emulator" {
             crate::err(&format!(

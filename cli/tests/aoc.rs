@@ -215,3 +215,61 @@ fn a_source_without_kernels_is_warned_about() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("no kernels"));
 }
+
+/// Intel's `-no-interleaving=<memory type>` is accepted (also inside `--cl-options`), recorded
+/// in the `.aocx` options the runtime reads back (rule B5), and checked against the board: a
+/// memory type the board does not have is an error naming the ones it has.
+#[test]
+fn no_interleaving_is_recorded_and_checked_against_the_board() {
+    let dir = scratch("aoc_no_interleaving");
+    let src = dir.join("copy.cl");
+    std::fs::write(
+        &src,
+        "__kernel void copy(__global const int *restrict a, __global int *restrict b) {\n\
+         \x20 b[get_global_id(0)] = a[get_global_id(0)];\n}\n",
+    )
+    .unwrap();
+    let aocx = dir.join("copy.aocx");
+    let run = |args: &[&str]| {
+        let _ = std::fs::remove_file(&aocx);
+        fpgacl()
+            .arg("aoc")
+            .args(args)
+            .arg("-o")
+            .arg(&aocx)
+            .arg(&src)
+            .output()
+            .unwrap()
+    };
+    for ok in [
+        &["-no-interleaving=default"][..],
+        &["-no-interleaving=DDR4"][..],
+        &["--cl-options", "-no-interleaving=default"][..],
+    ] {
+        let out = run(ok);
+        assert!(
+            out.status.success(),
+            "{ok:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let container = fpgacl_kernel_compiler::aocx::read(&std::fs::read(&aocx).unwrap()).unwrap();
+        assert!(
+            container.options.contains("-no-interleaving="),
+            "{ok:?}: {}",
+            container.options
+        );
+    }
+    for bad in [
+        &["-no-interleaving=QDR9"][..],
+        &["--cl-options", "-no-interleaving=QDR9"][..],
+    ] {
+        let out = run(bad);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad:?} accepted");
+        assert!(
+            stderr.contains("QDR9") && stderr.contains("DDR4"),
+            "{bad:?}: {stderr}"
+        );
+        assert!(!aocx.exists(), "{bad:?} wrote an .aocx");
+    }
+}
