@@ -13,11 +13,13 @@
 //! kernel's outputs between two of them.
 
 pub mod diff;
+mod figures;
 mod icd_file;
 mod implementations;
 mod locate;
 mod run;
 
+pub use figures::{assert_within, printed_figures};
 pub use icd_file::{vendors_dir, write_icd_file};
 pub use implementations::{oclgrind_icd_lib, oclgrind_vendors_dir, pocl_icd_file, Implementation};
 pub use locate::{

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 use fpgacl_profile_format::{read_profile, KernelRun};
 use fpgacl_tests::{
-    compile_example, example, example_command, fpgacl_lib_dir, run_example, run_with_timeout,
-    scratch_dir, Linkage, DEFAULT_TIMEOUT,
+    assert_within, compile_example, example, example_command, fpgacl_lib_dir, printed_figures,
+    run_example, run_with_timeout, scratch_dir, Linkage, DEFAULT_TIMEOUT,
 };
 
 /// The default board's global memory bandwidth.
@@ -28,37 +28,24 @@ fn run_once() -> BTreeMap<String, f64> {
         && out.fail_lines().is_empty()
         && out.stdout.lines().any(|l| l.starts_with("PASS: "));
     assert!(passed, "concurrent_bandwidth failed:\n{}", out.describe());
-    let figures: BTreeMap<String, f64> = out
-        .stdout
-        .lines()
-        .filter_map(|l| l.trim().split_once('='))
-        .filter_map(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
-        .collect();
-    eprintln!("{figures:#?}");
-    for key in [
-        "copy_bytes",
-        "copy_alone_ns",
-        "copy_after_ns",
-        "pair_a_ns",
-        "pair_b_ns",
-        "pair_span_ns",
-        "pair_mbps",
-        "scale_alone_ns",
-        "mixed_scale_ns",
-        "mixed_copy_ns",
-        "waited_copy_ns",
-    ] {
-        assert!(figures.contains_key(key), "no {key} in\n{}", out.stdout);
-    }
-    figures
-}
-
-fn ratio_within(what: &str, got: f64, want: f64, tol: f64) {
-    assert!(
-        (got - want).abs() <= tol * want,
-        "{what}: {got:.4}, expected {want:.4} within {:.1}%",
-        tol * 100.0
+    let figures = printed_figures(
+        &out.stdout,
+        &[
+            "copy_bytes",
+            "copy_alone_ns",
+            "copy_after_ns",
+            "pair_a_ns",
+            "pair_b_ns",
+            "pair_span_ns",
+            "pair_mbps",
+            "scale_alone_ns",
+            "mixed_scale_ns",
+            "mixed_copy_ns",
+            "waited_copy_ns",
+        ],
     );
+    eprintln!("{figures:#?}");
+    figures
 }
 
 #[test]
@@ -66,21 +53,21 @@ fn concurrent_kernels_share_the_global_memory_bandwidth() {
     let f = run_once();
     let alone = f["copy_alone_ns"];
     // A copy alone uses the whole board (memory bound), 1% for the fill and rounding.
-    ratio_within("copy alone MB/s", f["copy_alone_mbps"], BOARD_MBPS, 0.01);
+    assert_within("copy alone MB/s", f["copy_alone_mbps"], BOARD_MBPS, 0.01);
     // A copy after another (no overlap in emulated time) is unaffected: the same time.
     assert_eq!(
         f["copy_after_ns"], alone,
         "a later copy took a different time"
     );
     // Two copies together: each about twice as long (2%), together at most the board.
-    ratio_within("copy A together / alone", f["pair_a_ns"] / alone, 2.0, 0.02);
-    ratio_within("copy B together / alone", f["pair_b_ns"] / alone, 2.0, 0.02);
+    assert_within("copy A together / alone", f["pair_a_ns"] / alone, 2.0, 0.02);
+    assert_within("copy B together / alone", f["pair_b_ns"] / alone, 2.0, 0.02);
     assert!(
         f["pair_mbps"] <= BOARD_MBPS * 1.001,
         "the two copies used {} MB/s, more than the board's {BOARD_MBPS}",
         f["pair_mbps"]
     );
-    ratio_within("two copies' MB/s", f["pair_mbps"], BOARD_MBPS, 0.02);
+    assert_within("two copies' MB/s", f["pair_mbps"], BOARD_MBPS, 0.02);
     // A compute-bound kernel is not slowed by a copy beside it (it gets the 8 B/cycle it
     // wants) and slows the copy only by that: 87.07 / (87.07 - 8).
     assert_eq!(
@@ -88,7 +75,7 @@ fn concurrent_kernels_share_the_global_memory_bandwidth() {
         "the compute-bound kernel was slowed"
     );
     let cap = BOARD_MBPS / 294.0;
-    ratio_within(
+    assert_within(
         "copy beside scale / alone",
         f["mixed_copy_ns"] / alone,
         cap / (cap - 8.0),

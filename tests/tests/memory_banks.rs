@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use fpgacl_tests::{example, run_example, Linkage};
+use fpgacl_tests::{assert_within, example, printed_figures, run_example, Linkage};
 
 /// Runs the example once and returns its `key=value` figures.
 fn run_once() -> BTreeMap<String, f64> {
@@ -22,35 +22,22 @@ fn run_once() -> BTreeMap<String, f64> {
         && out.fail_lines().is_empty()
         && out.stdout.lines().any(|l| l.starts_with("PASS: "));
     assert!(passed, "memory_banks failed:\n{}", out.describe());
-    let figures: BTreeMap<String, f64> = out
-        .stdout
-        .lines()
-        .filter_map(|l| l.trim().split_once('='))
-        .filter_map(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
-        .collect();
-    eprintln!("{figures:#?}");
-    for key in [
-        "copy_bytes",
-        "ni_same_ns",
-        "ni_split_ns",
-        "ni_auto_ns",
-        "kind_same_ns",
-        "ni_prop_ns",
-        "bin_same_ns",
-        "il_same_ns",
-        "il_split_ns",
-    ] {
-        assert!(figures.contains_key(key), "no {key} in\n{}", out.stdout);
-    }
-    figures
-}
-
-fn ratio_within(what: &str, got: f64, want: f64, tol: f64) {
-    assert!(
-        (got - want).abs() <= tol * want,
-        "{what}: {got:.4}, expected {want:.4} within {:.1}%",
-        tol * 100.0
+    let figures = printed_figures(
+        &out.stdout,
+        &[
+            "copy_bytes",
+            "ni_same_ns",
+            "ni_split_ns",
+            "ni_auto_ns",
+            "kind_same_ns",
+            "ni_prop_ns",
+            "bin_same_ns",
+            "il_same_ns",
+            "il_split_ns",
+        ],
     );
+    eprintln!("{figures:#?}");
+    figures
 }
 
 #[test]
@@ -58,14 +45,14 @@ fn manual_bank_partitioning_doubles_the_bandwidth_of_a_copy() {
     let f = run_once();
     let split = f["ni_split_ns"];
     // One bank for both buffers: twice as long as separate banks.
-    ratio_within(
+    assert_within(
         "same bank / separate banks",
         f["ni_same_ns"] / split,
         2.0,
         0.01,
     );
     // Separate banks use the whole board: 25600 MB/s (the interleaved figure).
-    ratio_within(
+    assert_within(
         "separate banks MB/s",
         f["copy_bytes"] / split * 1e3,
         25600.0,
@@ -77,7 +64,10 @@ fn manual_bank_partitioning_doubles_the_bandwidth_of_a_copy() {
         "CL_MEM_CHANNEL_INTEL 2 is not bank 2"
     );
     // The option travels in the binary (.aocx): the program created from it keeps the banks.
-    assert_eq!(f["bin_same_ns"], f["ni_same_ns"], "binary lost -no-interleaving");
+    assert_eq!(
+        f["bin_same_ns"], f["ni_same_ns"],
+        "binary lost -no-interleaving"
+    );
     // The memory type named (DDR4) instead of `default`: the same placement.
     assert_eq!(
         f["kind_same_ns"], f["ni_same_ns"],
@@ -90,7 +80,7 @@ fn manual_bank_partitioning_doubles_the_bandwidth_of_a_copy() {
         f["il_same_ns"], f["il_split_ns"],
         "interleaved: flags changed the time"
     );
-    ratio_within(
+    assert_within(
         "interleaved / separate banks",
         f["il_same_ns"] / split,
         1.0,
