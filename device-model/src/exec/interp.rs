@@ -16,7 +16,7 @@ use fpgacl_kernel_compiler::ir::{
     REGION_SHIFT,
 };
 use fpgacl_kernel_compiler::Loc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering::SeqCst};
 use std::sync::Arc;
 
 /// One addressable memory region of the current work-item (index = pointer region number).
@@ -882,86 +882,56 @@ impl Machine<'_> {
         }
         let (a, b) = (regs[c.a as usize], regs[c.b as usize]);
         let signed = c.k.is_signed();
+        // One read-modify-write on a 4- or 8-byte word: `$au`/`$ai` the unsigned/signed
+        // atomic, `$u`/`$i`/`$f` the matching integer and float types.
+        macro_rules! rmw {
+            ($au:ty, $ai:ty, $u:ty, $i:ty, $f:ty) => {{
+                // SAFETY: in bounds and aligned to the access size (checked above); device
+                // memory is shared plain bytes.
+                let at = unsafe { &*(ptr as *const $au) };
+                let (av, bv) = (a as $u, b as $u);
+                if c.k.is_float() && !matches!(c.op, AtomicOp::Xchg | AtomicOp::CmpXchg) {
+                    let f = |x: $u| -> Option<$u> {
+                        let (x, y) = (<$f>::from_bits(x), <$f>::from_bits(av));
+                        Some(
+                            match c.op {
+                                AtomicOp::Add => x + y,
+                                AtomicOp::Sub => x - y,
+                                AtomicOp::Min => x.min(y),
+                                AtomicOp::Max => x.max(y),
+                                _ => y,
+                            }
+                            .to_bits(),
+                        )
+                    };
+                    at.fetch_update(SeqCst, SeqCst, f).unwrap_or(0)
+                } else {
+                    // SAFETY: same memory seen as signed for min/max.
+                    let ai = unsafe { &*(ptr as *const $ai) };
+                    match c.op {
+                        AtomicOp::Add => at.fetch_add(av, SeqCst),
+                        AtomicOp::Sub => at.fetch_sub(av, SeqCst),
+                        AtomicOp::Xchg => at.swap(av, SeqCst),
+                        AtomicOp::Inc => at.fetch_add(1, SeqCst),
+                        AtomicOp::Dec => at.fetch_sub(1, SeqCst),
+                        AtomicOp::CmpXchg => match at.compare_exchange(bv, av, SeqCst, SeqCst) {
+                            Ok(v) | Err(v) => v,
+                        },
+                        AtomicOp::Min if signed => ai.fetch_min(av as $i, SeqCst) as $u,
+                        AtomicOp::Max if signed => ai.fetch_max(av as $i, SeqCst) as $u,
+                        AtomicOp::Min => at.fetch_min(av, SeqCst),
+                        AtomicOp::Max => at.fetch_max(av, SeqCst),
+                        AtomicOp::And => at.fetch_and(av, SeqCst),
+                        AtomicOp::Or => at.fetch_or(av, SeqCst),
+                        AtomicOp::Xor => at.fetch_xor(av, SeqCst),
+                    }
+                }
+            }};
+        }
         let old = if size == 4 {
-            // SAFETY: in bounds and 4-byte aligned; device memory is shared plain bytes.
-            let at = unsafe { &*(ptr as *const AtomicU32) };
-            let av = a as u32;
-            let old32 = if c.k.is_float() && !matches!(c.op, AtomicOp::Xchg | AtomicOp::CmpXchg) {
-                let f = |x: u32| -> Option<u32> {
-                    let (x, y) = (f32::from_bits(x), f32::from_bits(av));
-                    Some(
-                        match c.op {
-                            AtomicOp::Add => x + y,
-                            AtomicOp::Sub => x - y,
-                            AtomicOp::Min => x.min(y),
-                            AtomicOp::Max => x.max(y),
-                            _ => y,
-                        }
-                        .to_bits(),
-                    )
-                };
-                at.fetch_update(SeqCst, SeqCst, f).unwrap_or(0)
-            } else {
-                // SAFETY: same memory seen as signed for min/max.
-                let ai = unsafe { &*(ptr as *const std::sync::atomic::AtomicI32) };
-                match c.op {
-                    AtomicOp::Add => at.fetch_add(av, SeqCst),
-                    AtomicOp::Sub => at.fetch_sub(av, SeqCst),
-                    AtomicOp::Xchg => at.swap(av, SeqCst),
-                    AtomicOp::Inc => at.fetch_add(1, SeqCst),
-                    AtomicOp::Dec => at.fetch_sub(1, SeqCst),
-                    AtomicOp::CmpXchg => match at.compare_exchange(b as u32, av, SeqCst, SeqCst) {
-                        Ok(v) | Err(v) => v,
-                    },
-                    AtomicOp::Min if signed => ai.fetch_min(av as i32, SeqCst) as u32,
-                    AtomicOp::Max if signed => ai.fetch_max(av as i32, SeqCst) as u32,
-                    AtomicOp::Min => at.fetch_min(av, SeqCst),
-                    AtomicOp::Max => at.fetch_max(av, SeqCst),
-                    AtomicOp::And => at.fetch_and(av, SeqCst),
-                    AtomicOp::Or => at.fetch_or(av, SeqCst),
-                    AtomicOp::Xor => at.fetch_xor(av, SeqCst),
-                }
-            };
-            old32 as u64
+            rmw!(AtomicU32, AtomicI32, u32, i32, f32) as u64
         } else {
-            // SAFETY: in bounds and 8-byte aligned.
-            let at = unsafe { &*(ptr as *const AtomicU64) };
-            if c.k.is_float() && !matches!(c.op, AtomicOp::Xchg | AtomicOp::CmpXchg) {
-                let f = |x: u64| -> Option<u64> {
-                    let (x, y) = (f64::from_bits(x), f64::from_bits(a));
-                    Some(
-                        match c.op {
-                            AtomicOp::Add => x + y,
-                            AtomicOp::Sub => x - y,
-                            AtomicOp::Min => x.min(y),
-                            AtomicOp::Max => x.max(y),
-                            _ => y,
-                        }
-                        .to_bits(),
-                    )
-                };
-                at.fetch_update(SeqCst, SeqCst, f).unwrap_or(0)
-            } else {
-                // SAFETY: same memory seen as signed for min/max.
-                let ai = unsafe { &*(ptr as *const std::sync::atomic::AtomicI64) };
-                match c.op {
-                    AtomicOp::Add => at.fetch_add(a, SeqCst),
-                    AtomicOp::Sub => at.fetch_sub(a, SeqCst),
-                    AtomicOp::Xchg => at.swap(a, SeqCst),
-                    AtomicOp::Inc => at.fetch_add(1, SeqCst),
-                    AtomicOp::Dec => at.fetch_sub(1, SeqCst),
-                    AtomicOp::CmpXchg => match at.compare_exchange(b, a, SeqCst, SeqCst) {
-                        Ok(v) | Err(v) => v,
-                    },
-                    AtomicOp::Min if signed => ai.fetch_min(a as i64, SeqCst) as u64,
-                    AtomicOp::Max if signed => ai.fetch_max(a as i64, SeqCst) as u64,
-                    AtomicOp::Min => at.fetch_min(a, SeqCst),
-                    AtomicOp::Max => at.fetch_max(a, SeqCst),
-                    AtomicOp::And => at.fetch_and(a, SeqCst),
-                    AtomicOp::Or => at.fetch_or(a, SeqCst),
-                    AtomicOp::Xor => at.fetch_xor(a, SeqCst),
-                }
-            }
+            rmw!(AtomicU64, AtomicI64, u64, i64, f64)
         };
         if c.site != NONE {
             self.count(c.site, addr, size, size);
