@@ -23,7 +23,7 @@ pub use figures::{assert_within, printed_figures};
 pub use icd_file::{vendors_dir, write_icd_file};
 pub use implementations::{oclgrind_icd_lib, oclgrind_vendors_dir, pocl_icd_file, Implementation};
 pub use locate::{
-    cargo_profile, fpgacl_lib, fpgacl_lib_dir, profile_dir, workspace_root, LIB_DIR_ENV,
+    cargo_profile, fpgacl_cli, fpgacl_lib, fpgacl_lib_dir, profile_dir, workspace_root, LIB_DIR_ENV,
 };
 pub use run::{
     assert_example_passes, compile_example, direct_linkage, example_command, hermetic_command,

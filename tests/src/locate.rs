@@ -136,6 +136,33 @@ pub(crate) fn tail(text: &str, n: usize) -> String {
     lines[start..].join("\n")
 }
 
+/// The `fpgacl` command, built once per test process with the same profile and target dir.
+pub fn fpgacl_cli() -> PathBuf {
+    static BIN: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let res = BIN.get_or_init(|| {
+        let profile_dir = profile_dir();
+        let target = profile_dir.parent().ok_or("no target dir")?;
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(&cargo)
+            .current_dir(workspace_root())
+            .args(["build", "-p", "fpgacl-cli", "--profile", &cargo_profile()])
+            .env("CARGO_TARGET_DIR", target)
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "cargo build -p fpgacl-cli failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(profile_dir.join("fpgacl"))
+    });
+    match res {
+        Ok(p) => p.clone(),
+        Err(e) => panic!("{e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,41 +4,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use fpgacl_profile_format::{read_profile, AccessKind, Profile, Record};
 use fpgacl_tests::{
-    cargo_profile, compile_example, example, example_command, fpgacl_lib_dir, profile_dir,
-    run_with_timeout, scratch_dir, workspace_root, Linkage, RunOutput, DEFAULT_TIMEOUT,
+    compile_example, example, example_command, fpgacl_cli, fpgacl_lib_dir, run_with_timeout,
+    scratch_dir, workspace_root, Linkage, RunOutput, DEFAULT_TIMEOUT,
 };
-
-/// The `fpgacl` command, built once per test process with the same profile and target dir.
-fn fpgacl_cli() -> PathBuf {
-    static BIN: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let res = BIN.get_or_init(|| {
-        let profile_dir = profile_dir();
-        let target = profile_dir.parent().ok_or("no target dir")?;
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let out = Command::new(&cargo)
-            .current_dir(workspace_root())
-            .args(["build", "-p", "fpgacl-cli", "--profile", &cargo_profile()])
-            .env("CARGO_TARGET_DIR", target)
-            .output()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "cargo build -p fpgacl-cli failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        Ok(profile_dir.join("fpgacl"))
-    });
-    match res {
-        Ok(p) => p.clone(),
-        Err(e) => panic!("{e}"),
-    }
-}
 
 /// A compiled example (through the ICD loader) and a fresh scratch folder for its run.
 fn prepare(name: &str, scratch: &str) -> (PathBuf, PathBuf) {
