@@ -126,6 +126,11 @@ const COPIES: &str =
        for (int i = get_global_id(0); i < n; i += get_global_size(0))\n\
          b[i] = a[i * 16];\n\
      }\n\
+     __kernel void stride_sync(__global const int *restrict a, __global int *restrict b, int n) {\n\
+       for (int i = get_global_id(0); i < n; i += get_global_size(0))\n\
+         b[i] = a[i];\n\
+       barrier(CLK_GLOBAL_MEM_FENCE);\n\
+     }\n\
      __kernel void rows(__global const int *restrict a, __global int *restrict b) {\n\
        int r = get_global_id(0);\n\
        for (int j = 0; j < 16; j++)\n\
@@ -156,6 +161,14 @@ fn grid_stride_loop_coalesces_like_the_plain_copy() {
     ));
     let (_, gs) = k.run(&LaunchSpec::ndrange_1d(
         k.index("stride"),
+        4096,
+        Some(256),
+        args(true),
+    ));
+    // The same loop in a kernel with a barrier (work-items interleaved at barriers, one
+    // execution count per work-item): the same figures.
+    let (_, gs_sync) = k.run(&LaunchSpec::ndrange_1d(
+        k.index("stride_sync"),
         4096,
         Some(256),
         args(true),
@@ -195,7 +208,7 @@ fn grid_stride_loop_coalesces_like_the_plain_copy() {
         figures(&plain, 3),
         figures(&gs, 7),
         figures(&gather, 11),
-        figures(&rows, 16),
+        figures(&rows, 21),
     );
     eprintln!(
         "(load eff %, load avg burst B, store eff %, store avg burst B, cycles)\n\
@@ -206,6 +219,9 @@ fn grid_stride_loop_coalesces_like_the_plain_copy() {
     // Grid-stride: iteration k of the group's 256 work-items covers 16 whole words, one burst
     // (execution order: 1-word bursts, 6.25%).
     assert_eq!((g.0, g.1, g.2, g.3), (100.0, 1024.0, 100.0, 1024.0));
+    let gy = figures(&gs_sync, 15);
+    assert_eq!((gy.0, gy.1, gy.2, gy.3), (g.0, g.1, g.2, g.3));
+    assert_eq!(gs_sync.bytes_fetched, gs.bytes_fetched);
     // Both move 2 x 256 KB; the grid-stride loop's extra cost is its loop (II 1 per iteration
     // after the 4096 work-items' issue), within 10% of the plain copy.
     near("grid-stride cycles", g.4 as f64, p.4 as f64, 0.10);
