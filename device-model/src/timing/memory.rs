@@ -1,6 +1,9 @@
 //! Global memory traffic of one access site: bytes fetched in memory words, bursts, cache.
 //!
-//! **M0 exact**: the executor tracks, per site and work-group in execution order, the memory
+//! **M0 exact**: the executor tracks, per site and work-group in the pipeline's issue order
+//! (NDRange groups of several work-items: the k-th execution of the site by a work-item
+//! follows the k-th execution by the previous work-items, for k < 1024, then execution order;
+//! groups of one work-item, e.g. single work-item kernels: execution order), the memory
 //! words each access newly touches (an access starting in the previous access's word or the
 //! next one continues the burst; a burst ends at the board's maximum burst), the bursts
 //! started and the longest burst (`SiteCounts::{words, bursts, max_burst}`). When these are
