@@ -96,60 +96,45 @@ fn round_int(x: f64, r: Rounding) -> f64 {
     }
 }
 
-/// Converts an exact rational value `x` (given as f64 already rounded-to-nearest, plus an exact
-/// comparison function) into f32 with a directed rounding mode. `cmp(f)` returns the ordering of
-/// the candidate `f` (widened exactly) against the exact source value.
-fn to_f32_directed(rte: f32, r: Rounding, cmp: impl Fn(f32) -> std::cmp::Ordering) -> f32 {
-    use std::cmp::Ordering::*;
-    if rte.is_nan() {
-        return rte;
+/// The float operations directed rounding needs (`f32`, `f64`).
+trait DirectedFloat: Copy + PartialOrd + std::ops::Neg<Output = Self> {
+    const ZERO: Self;
+    const INF: Self;
+    fn is_nan(self) -> bool;
+    /// The next representable value from `self` toward `to` (`MAX` from an infinity).
+    fn next_toward(self, to: Self) -> Self;
+}
+
+impl DirectedFloat for f32 {
+    const ZERO: f32 = 0.0;
+    const INF: f32 = f32::INFINITY;
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
     }
-    match r {
-        Rounding::Default | Rounding::Rte => rte,
-        Rounding::Rtz => {
-            // Toward zero: if |rte| > |exact|, step one ulp toward zero.
-            let o = cmp(rte);
-            if (rte > 0.0 && o == Greater) || (rte < 0.0 && o == Less) || rte.is_infinite() {
-                step_toward_zero32(rte, &cmp)
-            } else {
-                rte
-            }
-        }
-        Rounding::Rtp => {
-            if cmp(rte) == Less {
-                libm::nextafterf(rte, f32::INFINITY)
-            } else if rte == f32::INFINITY && cmp(f32::MAX) != Less {
-                // exact value between MAX and +inf rounds up to +inf only if above MAX
-                rte
-            } else if rte == f32::NEG_INFINITY {
-                -f32::MAX
-            } else {
-                rte
-            }
-        }
-        Rounding::Rtn => {
-            if cmp(rte) == Greater {
-                libm::nextafterf(rte, f32::NEG_INFINITY)
-            } else if rte == f32::INFINITY {
-                f32::MAX
-            } else {
-                rte
-            }
-        }
+    fn next_toward(self, to: f32) -> f32 {
+        libm::nextafterf(self, to)
     }
 }
 
-fn step_toward_zero32(f: f32, cmp: &impl Fn(f32) -> std::cmp::Ordering) -> f32 {
-    if f.is_infinite() {
-        let m = f32::MAX.copysign(f);
-        // overflowed in RTE: toward zero gives MAX unless exact value is inf (impossible here)
-        let _ = cmp;
-        return m;
+impl DirectedFloat for f64 {
+    const ZERO: f64 = 0.0;
+    const INF: f64 = f64::INFINITY;
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
     }
-    libm::nextafterf(f, 0.0)
+    fn next_toward(self, to: f64) -> f64 {
+        libm::nextafter(self, to)
+    }
 }
 
-fn to_f64_directed(rte: f64, r: Rounding, cmp: impl Fn(f64) -> std::cmp::Ordering) -> f64 {
+/// Rounds an exact value into a float format with a directed rounding mode, from its
+/// round-to-nearest-even value `rte` and `cmp(f)`, the ordering of a candidate `f` (widened
+/// exactly) against the exact value. `rte` is at most one step away from the directed result,
+/// so the result is `rte` or its neighbour: toward zero, an `rte` beyond the exact value steps
+/// back toward 0 (an overflow to infinity becomes the largest finite value); toward +inf
+/// (-inf), an `rte` below (above) the exact value steps up (down). An exact infinity or NaN
+/// stays as it is.
+fn directed<F: DirectedFloat>(rte: F, r: Rounding, cmp: impl Fn(F) -> std::cmp::Ordering) -> F {
     use std::cmp::Ordering::*;
     if rte.is_nan() {
         return rte;
@@ -158,32 +143,15 @@ fn to_f64_directed(rte: f64, r: Rounding, cmp: impl Fn(f64) -> std::cmp::Orderin
         Rounding::Default | Rounding::Rte => rte,
         Rounding::Rtz => {
             let o = cmp(rte);
-            if rte.is_infinite() {
-                f64::MAX.copysign(rte)
-            } else if (rte > 0.0 && o == Greater) || (rte < 0.0 && o == Less) {
-                libm::nextafter(rte, 0.0)
+            if (rte > F::ZERO && o == Greater) || (rte < F::ZERO && o == Less) {
+                rte.next_toward(F::ZERO)
             } else {
                 rte
             }
         }
-        Rounding::Rtp => {
-            if rte == f64::NEG_INFINITY {
-                -f64::MAX
-            } else if cmp(rte) == Less {
-                libm::nextafter(rte, f64::INFINITY)
-            } else {
-                rte
-            }
-        }
-        Rounding::Rtn => {
-            if rte == f64::INFINITY {
-                f64::MAX
-            } else if cmp(rte) == Greater {
-                libm::nextafter(rte, f64::NEG_INFINITY)
-            } else {
-                rte
-            }
-        }
+        Rounding::Rtp if cmp(rte) == Less => rte.next_toward(F::INF),
+        Rounding::Rtn if cmp(rte) == Greater => rte.next_toward(-F::INF),
+        Rounding::Rtp | Rounding::Rtn => rte,
     }
 }
 
@@ -265,14 +233,14 @@ pub fn convert(from: Scalar, to: Scalar, sat: bool, r: Rounding, v: u64) -> u64 
             match to {
                 Scalar::F64 => {
                     let rte = i as f64;
-                    of_f64(to_f64_directed(rte, r, |f| cmp_f64_int(f, i)))
+                    of_f64(directed(rte, r, |f| cmp_f64_int(f, i)))
                 }
                 Scalar::F32 => {
                     let rte = i as f32;
-                    of_f32(to_f32_directed(rte, r, |f| cmp_f64_int(f as f64, i)))
+                    of_f32(directed(rte, r, |f| cmp_f64_int(f as f64, i)))
                 }
                 _ => {
-                    let f = to_f32_directed(i as f32, r, |f| cmp_f64_int(f as f64, i));
+                    let f = directed(i as f32, r, |f| cmp_f64_int(f as f64, i));
                     f32_to_half(f, r) as u64
                 }
             }
@@ -284,7 +252,7 @@ pub fn convert(from: Scalar, to: Scalar, sat: bool, r: Rounding, v: u64) -> u64 
                 Scalar::F32 => {
                     if from == Scalar::F64 {
                         let rte = x as f32;
-                        of_f32(to_f32_directed(rte, r, |f| {
+                        of_f32(directed(rte, r, |f| {
                             (f as f64)
                                 .partial_cmp(&x)
                                 .unwrap_or(std::cmp::Ordering::Equal)
@@ -416,6 +384,129 @@ pub fn enc_float(k: Scalar, x: f64) -> u64 {
 mod tests {
     use super::*;
     use Scalar::*;
+
+    /// Exact order of a finite-or-infinite float against an integer.
+    fn ord_int(f: f64, i: i128) -> std::cmp::Ordering {
+        if f.is_infinite() {
+            return if f > 0.0 {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Less
+            };
+        }
+        // Floats from 64-bit integers are integral beyond 2^53 and below 2^127.
+        (f.floor() as i128).cmp(&i).then(if f.floor() < f {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        })
+    }
+
+    /// Checks that `got` is the `r`-rounding of an exact value: `at(f)` orders a candidate
+    /// against it, `up`/`down` step one value of the format.
+    fn check_directed(
+        r: Rounding,
+        got: f64,
+        at: &dyn Fn(f64) -> std::cmp::Ordering,
+        up: f64,
+        down: f64,
+        what: &str,
+    ) {
+        use std::cmp::Ordering::*;
+        match r {
+            // got <= exact < next up
+            Rounding::Rtn => assert!(at(got) != Greater && at(up) == Greater, "{what}"),
+            // prev down < exact <= got
+            Rounding::Rtp => assert!(at(got) != Less && at(down) == Less, "{what}"),
+            Rounding::Rtz => {
+                // exact >= 0: round down; exact < 0: round up
+                if at(0.0) != Greater {
+                    assert!(at(got) != Greater && (at(up) == Greater), "{what}")
+                } else {
+                    assert!(at(got) != Less && at(down) == Less, "{what}")
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn check32(r: Rounding, f: f32, at: &dyn Fn(f64) -> std::cmp::Ordering, what: &str) {
+        let (up, down) = (
+            libm::nextafterf(f, f32::INFINITY),
+            libm::nextafterf(f, f32::NEG_INFINITY),
+        );
+        check_directed(r, f as f64, at, up as f64, down as f64, what);
+    }
+
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    #[test]
+    fn directed_rounding_of_integers_and_doubles() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut ints: Vec<i64> = vec![
+            0,
+            1,
+            -1,
+            (1 << 24) + 1,
+            -(1 << 24) - 1,
+            (1 << 53) + 1,
+            -(1 << 53) - 1,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ];
+        for _ in 0..4000 {
+            let v = xorshift(&mut x);
+            ints.push((v as i64) >> (v % 60));
+        }
+        for &i in &ints {
+            let at = |f: f64| ord_int(f, i as i128);
+            for r in [Rounding::Rtz, Rounding::Rtp, Rounding::Rtn] {
+                let f = f32_of(convert(I64, F32, false, r, i as u64));
+                check32(r, f, &at, &format!("{i} {r:?} f32"));
+                let g = f64_of(convert(I64, F64, false, r, i as u64));
+                let (u, d) = (
+                    libm::nextafter(g, f64::INFINITY),
+                    libm::nextafter(g, f64::NEG_INFINITY),
+                );
+                check_directed(r, g, &at, u, d, &format!("{i} {r:?} f64"));
+            }
+        }
+        // double -> float: finite values (some beyond float's range), infinities, NaN.
+        let mut ds: Vec<f64> = vec![1e39, -1e39, 1.0 + 1e-12, -1.0 - 1e-12, 1e-50, -1e-50];
+        for _ in 0..4000 {
+            let d = f64::from_bits(xorshift(&mut x));
+            if d.is_finite() && d.abs() < 1e300 {
+                ds.push(d);
+            }
+        }
+        for &d in &ds {
+            let at = |f: f64| f.partial_cmp(&d).unwrap();
+            for r in [Rounding::Rtz, Rounding::Rtp, Rounding::Rtn] {
+                let f = f32_of(convert(F64, F32, false, r, of_f64(d)));
+                check32(r, f, &at, &format!("{d:e} {r:?}"));
+            }
+        }
+        for r in [Rounding::Rte, Rounding::Rtz, Rounding::Rtp, Rounding::Rtn] {
+            for inf in [f64::INFINITY, f64::NEG_INFINITY] {
+                let f = f32_of(convert(F64, F32, false, r, of_f64(inf)));
+                assert_eq!(f as f64, inf, "{inf} {r:?}: infinities convert exactly");
+            }
+            assert!(f32_of(convert(F64, F32, false, r, of_f64(f64::NAN))).is_nan());
+        }
+        // Out of float's range: toward zero gives the largest float, away gives infinity.
+        let c = |r, d: f64| f32_of(convert(F64, F32, false, r, of_f64(d)));
+        assert_eq!(c(Rounding::Rtz, 1e39), f32::MAX);
+        assert_eq!(c(Rounding::Rtp, 1e39), f32::INFINITY);
+        assert_eq!(c(Rounding::Rtn, 1e39), f32::MAX);
+        assert_eq!(c(Rounding::Rtp, -1e39), -f32::MAX);
+        assert_eq!(c(Rounding::Rtn, -1e39), f32::NEG_INFINITY);
+    }
 
     #[test]
     fn normalisation_wraps() {
