@@ -19,6 +19,13 @@ pub fn api(f: impl FnOnce() -> CLResult<()>) -> cl_int {
     }
 }
 
+/// [`api`] for a `clEnqueue*` entry point: the virtual host clock stands still during the call
+/// (`fpgacl_runtime::clock::host_call`), so emulator overhead is not a host gap.
+pub fn api_enqueue(f: impl FnOnce() -> CLResult<()>) -> cl_int {
+    let _call = fpgacl_runtime::clock::host_call();
+    api(f)
+}
+
 /// Runs the body of an entry point that returns an object handle (or NULL) and reports its
 /// status through `errcode_ret`.
 ///
@@ -37,6 +44,18 @@ pub unsafe fn api_create(
         *errcode_ret = code;
     }
     ptr
+}
+
+/// [`api_create`] for a `clEnqueue*` entry point (see [`api_enqueue`]).
+///
+/// # Safety
+/// `errcode_ret` is NULL or points to a writable `cl_int`.
+pub unsafe fn api_create_enqueue(
+    errcode_ret: *mut cl_int,
+    f: impl FnOnce() -> CLResult<*mut c_void>,
+) -> *mut c_void {
+    let _call = fpgacl_runtime::clock::host_call();
+    api_create(errcode_ret, f)
 }
 
 /// Converts an event wait list, checking the pointer/count pair and every handle.

@@ -8,7 +8,7 @@ use fpgacl_runtime::memory::ops::{self, RectArgs};
 use fpgacl_runtime::program::launch;
 use fpgacl_runtime::{CLResult, Event, Kernel, Mem, Queue};
 
-use crate::api::{api, api_create, handles, out_event, triple, wait_list};
+use crate::api::{api_create_enqueue, api_enqueue, handles, out_event, triple, wait_list};
 use crate::handle;
 
 type H = *mut c_void;
@@ -33,7 +33,7 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let mem = handle::get::<Mem>(m)?;
         let ev = ops::read_buffer(
@@ -62,7 +62,7 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let mem = handle::get::<Mem>(m)?;
         let ev = ops::write_buffer(
@@ -91,7 +91,7 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let s = handle::get::<Mem>(src)?;
         let d = handle::get::<Mem>(dst)?;
@@ -113,7 +113,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let mem = handle::get::<Mem>(m)?;
         if pattern.is_null() || pattern_size == 0 || pattern_size > 128 {
@@ -163,7 +163,7 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let mem = handle::get::<Mem>(m)?;
         let a = rect_args(buffer_origin, host_origin, region, brp, bsp, hrp, hsp)?;
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let mem = handle::get::<Mem>(m)?;
         let a = rect_args(buffer_origin, host_origin, region, brp, bsp, hrp, hsp)?;
@@ -216,7 +216,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let s = handle::get::<Mem>(src)?;
         let d = handle::get::<Mem>(dst)?;
@@ -240,7 +240,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     event: *mut H,
     err: *mut cl_int,
 ) -> *mut c_void {
-    api_create(err, || {
+    api_create_enqueue(err, || {
         let (queue, wait) = qw(q, n, list)?;
         let mem = handle::get::<Mem>(m)?;
         let (ptr, ev) = ops::map_buffer(&queue, &mem, blocking != 0, flags, offset, size, &wait)?;
@@ -258,7 +258,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         let mem = handle::get::<Mem>(m)?;
         let ev = ops::unmap(&queue, &mem, ptr as usize, &wait)?;
@@ -277,7 +277,7 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         if num_mems == 0 || mems.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -299,7 +299,7 @@ pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         out_event(event, ops::marker(&queue, false, &wait)?);
         Ok(())
@@ -313,7 +313,7 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let (queue, wait) = qw(q, n, list)?;
         out_event(event, ops::marker(&queue, true, &wait)?);
         Ok(())
@@ -322,7 +322,7 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMarker(q: H, event: *mut H) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let queue = handle::get::<Queue>(q)?;
         if event.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -334,7 +334,7 @@ pub unsafe extern "C" fn clEnqueueMarker(q: H, event: *mut H) -> cl_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueBarrier(q: H) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let queue = handle::get::<Queue>(q)?;
         ops::marker(&queue, true, &[]).map(drop)
     })
@@ -342,7 +342,7 @@ pub unsafe extern "C" fn clEnqueueBarrier(q: H) -> cl_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueWaitForEvents(q: H, n: cl_uint, list: *const H) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let queue = handle::get::<Queue>(q)?;
         if n == 0 || list.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -376,7 +376,7 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let queue = handle::get::<Queue>(q)?;
         let kernel = handle::get::<Kernel>(k)?;
         let wait = wait_list(n, list)?;
@@ -404,7 +404,7 @@ pub unsafe extern "C" fn clEnqueueTask(
     list: *const H,
     event: *mut H,
 ) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         let queue = handle::get::<Queue>(q)?;
         let kernel = handle::get::<Kernel>(k)?;
         let wait = wait_list(n, list)?;
@@ -439,7 +439,7 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
     _event: *mut H,
 ) -> cl_int {
     // CL_DEVICE_EXECUTION_CAPABILITIES does not include CL_EXEC_NATIVE_KERNEL.
-    api(|| {
+    api_enqueue(|| {
         qw(q, n, list)?;
         Err(CL_INVALID_OPERATION)
     })
@@ -448,7 +448,7 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
 // ---- image commands: no memory object is an image ----
 
 unsafe fn no_image(q: H, m: &[H], n: cl_uint, list: *const H) -> cl_int {
-    api(|| {
+    api_enqueue(|| {
         qw(q, n, list)?;
         for &h in m {
             handle::get::<Mem>(h)?;
