@@ -1,8 +1,8 @@
 //! Clocks: the monotonic host clock, and the virtual host clock of the emulated timeline.
 //!
 //! The virtual host clock is wall time minus the time the host spent blocked waiting for the
-//! emulator (clFinish, clWaitForEvents, blocking transfers), plus the emulated device time it
-//! waited for: when a wait returns, the host's virtual time is at least the emulated END of
+//! emulator (clFinish, clWaitForEvents, blocking transfers) or inside its enqueue calls, plus
+//! the emulated device time it waited for: when a wait returns, the host's virtual time is at least the emulated END of
 //! what it waited for. So emulation slowness never appears on the timeline, host gaps do.
 //! Event timestamps: QUEUED/SUBMIT are virtual host times, START/END emulated device times.
 
