@@ -196,6 +196,15 @@ fn lanes(regs: &mut [u64], d: u32, a: u32, b: u32, n: u32, f: impl Fn(u64, u64) 
     }
 }
 
+/// `regs[t] = regs[base] + (regs[idx] << sl)` (a fused pointer index), returned.
+#[inline(always)]
+fn indexed(regs: &mut [u64], t: u32, base: u32, idx: u32, sl: u8) -> u64 {
+    let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
+    let addr = ptr_add(regs[base as usize], delta as u64);
+    regs[t as usize] = addr;
+    addr
+}
+
 /// A pointer moved by `delta` bytes: the offset wraps within its field, the region stays.
 #[inline(always)]
 fn ptr_add(p: u64, delta: u64) -> u64 {
@@ -567,10 +576,7 @@ impl Machine<'_> {
                     idx,
                     site,
                 } => {
-                    let bv = regs[base as usize];
-                    let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
-                    let addr = ptr_add(bv, delta as u64);
-                    regs[t as usize] = addr;
+                    let addr = indexed(regs, t, base, idx, sl);
                     let es = k.size() as u64;
                     let ptr = match self.resolve(addr, es, false) {
                         Ok(x) => x,
@@ -591,10 +597,7 @@ impl Machine<'_> {
                     idx,
                     site,
                 } => {
-                    let bv = regs[base as usize];
-                    let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
-                    let addr = ptr_add(bv, delta as u64);
-                    regs[t as usize] = addr;
+                    let addr = indexed(regs, t, base, idx, sl);
                     let es = k.size() as u64;
                     let ptr = match self.resolve(addr, es, true) {
                         Ok(x) => x,
