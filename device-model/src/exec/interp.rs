@@ -97,7 +97,7 @@ pub struct Machine<'a> {
     /// Rows of `bursts` used in this work-group (reset bound).
     pub burst_rows: usize,
     /// Issue slots per site: [`ISSUE_SLOTS`] for groups of several work-items, 0 = execution
-    /// order (one row).
+    /// order (one row; `issued` is then empty).
     pub issue_slots: u32,
     /// Executions per site by each work-item so far (saturating at `issue_slots`): `sites`
     /// entries per work-item slot (one slot, or one per work-item when barriers interleave
@@ -383,9 +383,8 @@ impl Machine<'_> {
         // Burst formation: words newly touched, bursts started, longest burst.
         if size > 0 {
             let ns = self.last.len();
-            let slot = if self.issue_slots == 0 {
-                0
-            } else if let Some(k) = self.issued.get_mut(self.issued_base + s) {
+            // Groups of one work-item have no `issued` entries: slot 0, execution order.
+            let slot = if let Some(k) = self.issued.get_mut(self.issued_base + s) {
                 let slot = *k as usize;
                 if *k < self.issue_slots {
                     *k += 1;
