@@ -18,14 +18,20 @@
 //!   (`iteration_latency`): the next outer iteration waits until the subloop drained.
 //! - **C4 NDRange**: work-items issue one per cycle per compute unit and SIMD lane; every loop
 //!   iteration of every work-item takes an issue slot of its loop (cost C1) shared by the lanes.
+//!   A loop of an NDRange kernel is not pipelined across one work-item's iterations, but other
+//!   work-items fill it (the guide: "these loops can accept multiple work-items
+//!   simultaneously"): when its II comes from a recurrence private to a work-item (a variable,
+//!   a private array), a (work-item, iteration) pair enters every `max(1, II / W)` cycles, `W`
+//!   = the work-group size ([`ComputeModel::for_group_size`]). A memory dependency through
+//!   `__global` or `__local` memory (shared by work-items) and `#pragma ii` keep the full II.
 //! - **C5 fill**: the kernel pays its pipeline latency (`pipeline_latency`) once; an NDRange
 //!   kernel pays it again for every barrier a work-group passes (the barrier drains the
 //!   pipeline), spread over its compute units.
 
 use super::clock::{ClockPlan, Flags, NO_LOOP, TICKS_PER_CYCLE};
 use crate::counters::Counters;
-use fpgacl_kernel_compiler::analysis::{KernelKind, KernelReport, LoopReport};
-use fpgacl_kernel_compiler::ir::{Function, Inst, LoopId, LoopKind};
+use fpgacl_kernel_compiler::analysis::{IiReason, KernelKind, KernelReport, LoopReport};
+use fpgacl_kernel_compiler::ir::{AddrSpace, Function, Inst, LoopId, LoopKind};
 
 /// Per-loop cost in ticks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,6 +74,9 @@ pub struct ComputeModel {
     /// NDRange kernels with barriers: (site, barrier region) of the memory sites outside
     /// loops (rule L2); empty otherwise.
     pub barrier_regions: Vec<(u32, u32)>,
+    /// Work-items that interleave in an NDRange loop with a private recurrence (rule C4): the
+    /// work-group size the model was built for; 1 for single work-item kernels.
+    pub group_size: u64,
 }
 
 /// Iterations (body executions) of loop `l` from the executor's counters.
@@ -88,19 +97,60 @@ fn ticks(cycles: f64) -> u64 {
     }
 }
 
+/// The loop's II is set by a recurrence private to one work-item (rule C4): no memory
+/// dependency through memory that work-items share, no `#pragma ii`.
+fn private_recurrence(r: &LoopReport) -> bool {
+    r.reasons.iter().all(|x| match x {
+        IiReason::MemoryDependency { space, .. } => *space == AddrSpace::Private,
+        IiReason::Pragma(_) => false,
+        IiReason::DataDependency { .. } | IiReason::PipelineStructure => true,
+    })
+}
+
+/// Cycles between successive (work-item, iteration) pairs entering loop `r` (rule C1, and
+/// rule C4's interleaving: `max(1, II / group)` for an NDRange loop whose II comes from a
+/// private recurrence, `group` work-items filling the recurrence's latency).
+fn effective_ii(r: &LoopReport, group: u64) -> f64 {
+    let ii = r.ii as f64;
+    if r.ndrange && r.ii > 1 && group > 1 && private_recurrence(r) {
+        (ii / group as f64).max(1.0)
+    } else {
+        ii
+    }
+}
+
 /// Cycles one pipelined pass of loop `r` takes per entry when its trip count is known.
-fn known_pass_cycles(r: &LoopReport) -> Option<f64> {
+fn known_pass_cycles(r: &LoopReport, group: u64) -> Option<f64> {
     if r.unroll.is_full() || r.ii == 0 {
         return Some(0.0);
     }
     r.trip_count
-        .map(|t| t as f64 * r.ii as f64 / r.unroll.factor().max(1) as f64)
+        .map(|t| t as f64 * effective_ii(r, group) / r.unroll.factor().max(1) as f64)
 }
 
 impl ComputeModel {
-    /// Builds the model of kernel `f` from its static report.
+    /// Builds the model of kernel `f` from its static report, for work-groups of the kernel's
+    /// `reqd_work_group_size` (1 without it: no interleaving of work-items in loops, rule C4;
+    /// use [`ComputeModel::for_group_size`] when the launch's work-group size is known).
     pub fn new(f: &Function, rep: &KernelReport) -> ComputeModel {
+        Self::for_group_size(f, rep, 1)
+    }
+
+    /// Builds the model of kernel `f` for a launch with `group` work-items per work-group: the
+    /// work-items that interleave in an NDRange loop whose II comes from a private recurrence
+    /// (rule C4). A kernel with `reqd_work_group_size` always uses that size (launches must
+    /// match it; autorun captures evaluate with a nominal group of 1). Single work-item kernels
+    /// ignore `group`.
+    pub fn for_group_size(f: &Function, rep: &KernelReport, group: u64) -> ComputeModel {
         let ndrange = rep.kind == KernelKind::NdRange;
+        let reqd = rep
+            .reqd_work_group_size
+            .map(|s| s.iter().map(|&x| x.max(1) as u64).product::<u64>());
+        let group = if ndrange {
+            reqd.unwrap_or(group).max(1)
+        } else {
+            1
+        };
         let cu = rep
             .compute_units
             .iter()
@@ -126,7 +176,7 @@ impl ComputeModel {
             let full = if r.unroll.is_full() || r.ii == 0 {
                 0.0
             } else {
-                r.ii as f64 / r.unroll.factor().max(1) as f64
+                effective_ii(r, group) / r.unroll.factor().max(1) as f64
             };
             let mut per_iter = full;
             // C2: subloops absorb the outer II.
@@ -138,7 +188,7 @@ impl ComputeModel {
             if !subs.is_empty() && per_iter > 0.0 {
                 let largest = subs
                     .iter()
-                    .map(|s| known_pass_cycles(s).unwrap_or(f64::INFINITY))
+                    .map(|s| known_pass_cycles(s, group).unwrap_or(f64::INFINITY))
                     .fold(0.0, f64::max);
                 per_iter = (per_iter - largest).max(0.0);
             }
@@ -201,6 +251,7 @@ impl ComputeModel {
             barriers_outside,
             barriers_in_loop,
             compute_units: cu,
+            group_size: group,
         }
     }
 

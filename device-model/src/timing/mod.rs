@@ -152,6 +152,22 @@ pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeMo
     Ok(ComputeModel::new(f, report))
 }
 
+/// [`compute_model`] for a launch with work-groups of `local_size` (rule C4: the work-items
+/// that interleave in an NDRange loop whose II comes from a private recurrence).
+pub fn compute_model_for_group(
+    module: &Module,
+    report: &KernelReport,
+    local_size: [u64; 3],
+) -> Result<ComputeModel, TimingError> {
+    let f = module
+        .kernels
+        .iter()
+        .find(|k| k.name == report.name)
+        .ok_or_else(|| TimingError::NoSuchKernel(report.name.clone()))?;
+    let group = local_size.iter().map(|&x| x.max(1)).product::<u64>();
+    Ok(ComputeModel::for_group_size(f, report, group))
+}
+
 /// Times one kernel execution and derives its per-site profiler counters.
 ///
 /// Rules (one per figure; `MODEL.md` traces each to a board parameter):
@@ -208,7 +224,7 @@ pub fn evaluate_banked(
             run: run.kernel.clone(),
         });
     }
-    let model = compute_model(module, report)?;
+    let model = compute_model_for_group(module, report, run.local_size)?;
     let c = &run.counters;
     let groups = run.num_groups.iter().product::<u64>();
     let fill = model.fill_cycles(c, run.work_items, groups);

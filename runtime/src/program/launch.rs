@@ -81,7 +81,10 @@ impl Launch {
             .map(|k| k.name.as_str())
             .unwrap_or("");
         let krep = self.analysis.as_ref().and_then(|r| r.kernel(name));
-        let model = krep.and_then(|k| timing::compute_model(&self.module, k).ok());
+        let model = krep.and_then(|k| {
+            let group = spec.local_size.unwrap_or([1; 3]);
+            timing::compute_model_for_group(&self.module, k, group).ok()
+        });
         let ledger = &self.device.bandwidth;
         let start_cycle = board.ns_to_cycles(command_start_ns());
         // Until it ends, its demand is unknown: overlapping runs wait for it.
