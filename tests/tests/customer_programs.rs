@@ -45,6 +45,18 @@ fn customer_mix_on_fpgacl_matches_the_host_and_prints() {
         "{}",
         out.describe()
     );
+    // The tiled matmul (64x64 work-items in 8x8 groups, 8 tiles, `acc` recurrence of II 40):
+    // NDRange loops accept several work-items at once (rule C4), so its tile loop admits one
+    // (work-item, iteration) per cycle: 4096 + 4096 x 8 = 36,864 cycles = 125.39 us at
+    // 294 MHz (charging II 40 per work-item, as before, gave 4472 us).
+    let matmul_us: f64 = out
+        .stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("matmul 64x64: "))
+        .and_then(|v| v.strip_suffix(" us"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no matmul time in\n{}", out.stdout));
+    fpgacl_tests::assert_within("matmul us", matmul_us, 125.39, 0.05);
 }
 
 #[test]
