@@ -27,7 +27,8 @@
 //!    a host thread waits (the virtual clock stands still);
 //! 5. all of the above held in two samples in a row, [`CONFIRM`] apart (commands become ready
 //!    just after the event they wait for ends) or [`POLL`] apart when condition 1 relies on
-//!    blocked kernels, unless X is the only run in the ledger.
+//!    blocked kernels, unless X is the only run in the ledger but for launches queued behind
+//!    it on its own in-order queue (they wait for X's event).
 //!
 //! Then X's end depends only on the runs that started before it, so it is the same whatever
 //! the host threads' speed. Residual non-determinism (documented in MODEL.md): a run blocked
@@ -37,7 +38,7 @@
 //! an overlapping kernel whose emulation takes longer is then left out) X finalises with what
 //! is known.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
@@ -109,11 +110,44 @@ struct State {
     finalizing: usize,
 }
 
+impl State {
+    /// Whether run `id` is alone in the ledger but for launches queued behind it on its own
+    /// in-order queue: those wait for its event, so they cannot start before it ends (a burst
+    /// of small kernels on one queue then finalises each at once instead of confirming).
+    fn alone(&self, id: u64) -> bool {
+        let Some(mine) = self.entries.iter().find(|e| e.id == id) else {
+            return false;
+        };
+        let queue_of = |e: &Entry| {
+            e.event
+                .as_ref()
+                .and_then(Weak::upgrade)
+                .map(|ev| (ev.status(), ev.queue.clone()))
+        };
+        let Some((_, Some(my_queue))) = queue_of(mine) else {
+            return self.entries.len() == 1;
+        };
+        if my_queue.out_of_order() {
+            return self.entries.len() == 1;
+        }
+        self.entries.iter().all(|e| {
+            e.id == id
+                || (e.id > id
+                    && matches!(e.phase, Phase::Enqueued)
+                    && queue_of(e).is_some_and(|(status, q)| {
+                        status == CL_QUEUED && q.is_some_and(|q| Arc::ptr_eq(&q, &my_queue))
+                    }))
+        })
+    }
+}
+
 /// The run ledger of one device.
 #[derive(Default)]
 pub struct Ledger {
     state: Mutex<State>,
     cond: Condvar,
+    /// Runs that finalised on a second sample (not alone): each waited at least [`CONFIRM`].
+    confirmed: AtomicU64,
 }
 
 /// A launch's place in its device's ledger; dropping it removes an entry that did not become
@@ -184,6 +218,11 @@ impl Ledger {
         self.len() == 0
     }
 
+    /// How many runs finalised only after a confirming second sample (see condition 5).
+    pub fn confirmations(&self) -> u64 {
+        self.confirmed.load(Ordering::Relaxed)
+    }
+
     fn with_entry(&self, t: &Ticket, f: impl FnOnce(&mut Entry)) {
         let mut st = self.state.lock();
         if let Some(e) = st.entries.iter_mut().find(|e| e.id == t.id) {
@@ -237,8 +276,12 @@ impl Ledger {
             let done = if since.elapsed() >= FALLBACK {
                 true
             } else if ev.ready {
-                let alone = st.entries.len() == 1 && ev.sample.progress.is_none();
-                alone || last == Some(ev.sample)
+                let alone = ev.sample.progress.is_none() && st.alone(t.id);
+                let confirmed = !alone && last == Some(ev.sample);
+                if confirmed {
+                    self.confirmed.fetch_add(1, Ordering::Relaxed);
+                }
+                alone || confirmed
             } else {
                 false
             };
