@@ -266,7 +266,9 @@ pub(crate) fn scan_source<S: Source + ?Sized>(
 fn parse<S: Source + ?Sized>(src: &S) -> Result<Profile, Fail> {
     let (minor, header, body_start) = source_header(src)?;
     let mut warnings = Vec::new();
-    if header.format_major != FORMAT_MAJOR {
+    // The prefix and the header frame both record the version: a difference means a damaged
+    // prefix or header (the prefix is used).
+    if header.format_major != FORMAT_MAJOR || header.format_minor != minor {
         warnings.push(format!(
             "the header says format {}.{} but the file prefix says {}.{}; using the prefix",
             header.format_major, header.format_minor, FORMAT_MAJOR, minor
