@@ -35,7 +35,7 @@ fn outer_iterations_that_skip_their_subloop_pay_their_ii() {
     assert!(inner.trip_count.is_none());
     let (ii_o, ii_s) = (outer.ii as u64, inner.ii as u64);
     assert!(ii_o >= 1 && ii_s >= 1, "ii {ii_o} / {ii_s}");
-    let fill = rep.pipeline_latency.ceil() as u64;
+    let fill = fpgacl_device_model::timing::compute::fill_once(rep);
     let model = timing::compute_model(&k.module, rep).expect("model");
     let n = 1000u64;
     for m in [0u64, 4, 9] {

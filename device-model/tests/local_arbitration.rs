@@ -80,8 +80,8 @@ fn arbitrated_stores_stall_and_lengthen_the_loop() {
     let (_, t4) = run_task(&k, "arb4");
     let (_, t3) = run_task(&k, "free3");
     eprintln!("arb4 {t4:#?}\nfree3 {t3:#?}");
-    let fill4 = k.kreport("arb4").pipeline_latency.ceil() as u64;
-    let fill3 = k.kreport("free3").pipeline_latency.ceil() as u64;
+    let fill4 = fpgacl_device_model::timing::compute::fill_once(k.kreport("arb4"));
+    let fill3 = fpgacl_device_model::timing::compute::fill_once(k.kreport("free3"));
     // Stall-free: n iterations at II 1 plus the fill (exact), no stall anywhere.
     assert_eq!(t3.bound, Bound::Compute);
     assert_eq!(t3.local_stall_cycles, 0);
@@ -127,7 +127,7 @@ fn arbitration_stall_follows_executed_requests() {
     eprintln!("{t:#?}");
     let n = N as u64;
     assert_eq!(t.local_stall_cycles, n / 4);
-    let fill = k.kreport("arb_pred").pipeline_latency.ceil() as u64;
+    let fill = fpgacl_device_model::timing::compute::fill_once(k.kreport("arb_pred"));
     assert_eq!(t.cycles, n + n / 4 + fill);
     // arb_pred starts at line 20 of KERNELS.
     for line in [23, 24] {
@@ -300,7 +300,7 @@ kernel void cons(global int* restrict dst, int n) {\n\
     // The producer: n extra cycles of arbitration (L3), exactly as when run untimed.
     assert_eq!(p4.local_stall_cycles, n);
     assert_eq!(p3.local_stall_cycles, 0);
-    let fill4 = k.kreport("prod4").pipeline_latency.ceil() as u64;
+    let fill4 = fpgacl_device_model::timing::compute::fill_once(k.kreport("prod4"));
     assert_eq!(p4.cycles, 2 * n + fill4);
     // The consumer sees a value every 2 cycles: read stall about n (1 of 2 cycles), stall% +
     // occupancy% ~ 100% (within 1 point); with the stall-free producer, no read stall beyond

@@ -84,7 +84,7 @@ fn ndrange_private_recurrence_interleaves_work_items() {
         "{:?}",
         l.reasons
     );
-    let fill = rep.pipeline_latency.ceil() as u64;
+    let fill = fpgacl_device_model::timing::compute::fill_once(rep);
     let mut seen = Vec::new();
     // A work-group size that divides ITEMS and covers the recurrence.
     let cover = ii.next_power_of_two();
@@ -157,7 +157,7 @@ fn global_memory_recurrence_keeps_its_ii() {
             ..
         }
     )));
-    let fill = rep.pipeline_latency.ceil() as u64;
+    let fill = fpgacl_device_model::timing::compute::fill_once(rep);
     let want = issue(ITEMS, N, l.ii as f64) + fill;
     for group in [1u64, 64] {
         let (spec, _keep) = launch(&k, "mem", group);

@@ -108,8 +108,18 @@ fn dynamic_ii_of_an_outer_loop_follows_the_inner_trip_count() {
     // The walk-through's figures (k_size 20, size 4): the outer loop costs nothing beyond the
     // inner loop's 80 iterations; the copy loop adds 20; plus the pipeline fill once (exact).
     let t = run(4, 20);
-    let fill = rep.pipeline_latency.ceil() as u64;
+    let fill = fpgacl_device_model::timing::compute::fill_once(rep);
     assert_eq!(t.cycles - fill, 80 + 20, "{t:?}");
+    // The fill (rule C5) is the code outside loops plus one drain of each top-level loop: the
+    // last iteration's latency counts once (it was left out before: 0 for kernels with loops).
+    let drains: f64 = rep
+        .loops
+        .iter()
+        .filter(|l| l.parent.is_none())
+        .map(|l| l.iteration_latency)
+        .sum();
+    assert!(drains > 0.0, "top-level loops have an iteration latency");
+    assert_eq!(fill, (rep.pipeline_latency + drains).ceil() as u64);
 }
 
 /// The guide's nested `sum` with a dependency carried across the inner loop: outer iterations

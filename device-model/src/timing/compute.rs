@@ -24,8 +24,10 @@
 //!   a private array), a (work-item, iteration) pair enters every `max(1, II / W)` cycles, `W`
 //!   = the work-group size ([`ComputeModel::for_group_size`]). A memory dependency through
 //!   `__global` or `__local` memory (shared by work-items) and `#pragma ii` keep the full II.
-//! - **C5 fill**: the kernel pays its pipeline latency (`pipeline_latency`) once; an NDRange
-//!   kernel pays it again for every barrier a work-group passes (the barrier drains the
+//! - **C5 fill**: the kernel pays its pipeline latency (`pipeline_latency`, the code outside
+//!   loops) once, plus one drain of each top-level loop (its `iteration_latency`: the last
+//!   iteration's work flows through the loop body after it issued); an NDRange kernel pays the
+//!   pipeline latency again for every barrier a work-group passes (the barrier drains the
 //!   pipeline), spread over its compute units.
 
 use super::clock::{ClockPlan, Flags, NO_LOOP, TICKS_PER_CYCLE};
@@ -61,6 +63,8 @@ pub struct ComputeModel {
     pub item: u64,
     /// Pipeline latency outside loops, cycles (rule C5).
     pub pipeline_latency: u64,
+    /// One drain of every top-level loop: the sum of their iteration latencies, cycles (C5).
+    pub loop_drain: u64,
     /// Barrier instructions outside loops, and per loop (by `LoopId`) inside it.
     pub barriers_outside: u64,
     pub barriers_in_loop: Vec<u64>,
@@ -126,6 +130,23 @@ fn known_pass_cycles(r: &LoopReport, group: u64) -> Option<f64> {
     }
     r.trip_count
         .map(|t| t as f64 * effective_ii(r, group) / r.unroll.factor().max(1) as f64)
+}
+
+/// One drain of every top-level loop of the kernel (rule C5): the sum of their iteration
+/// latencies, whole cycles.
+pub fn loop_drain(rep: &KernelReport) -> u64 {
+    rep.loops
+        .iter()
+        .filter(|l| l.parent.is_none())
+        .map(|l| l.iteration_latency.max(0.0))
+        .sum::<f64>()
+        .ceil() as u64
+}
+
+/// The fill a kernel run pays once (rule C5): its pipeline latency outside loops plus one
+/// drain of every top-level loop.
+pub fn fill_once(rep: &KernelReport) -> u64 {
+    (rep.pipeline_latency.max(0.0).ceil() as u64).saturating_add(loop_drain(rep))
 }
 
 impl ComputeModel {
@@ -248,6 +269,7 @@ impl ComputeModel {
             loops,
             item: if ndrange { TICKS_PER_CYCLE / lanes } else { 0 },
             pipeline_latency: rep.pipeline_latency.max(0.0).ceil() as u64,
+            loop_drain: loop_drain(rep),
             barriers_outside,
             barriers_in_loop,
             compute_units: cu,
@@ -341,8 +363,9 @@ impl ComputeModel {
         visits.saturating_sub(entries).saturating_sub(fed)
     }
 
-    /// Fill and drain cycles (rule C5): the pipeline latency once, plus one per barrier passed
-    /// by a work-group (NDRange), shared by the compute units.
+    /// Fill and drain cycles (rule C5): the pipeline latency and one drain of every top-level
+    /// loop once, plus the pipeline latency per barrier passed by a work-group (NDRange),
+    /// shared by the compute units.
     pub fn fill_cycles(&self, c: &Counters, work_items: u64, groups: u64) -> u64 {
         let mut per_item_barriers = self.barriers_outside as f64;
         if work_items > 0 {
@@ -358,6 +381,8 @@ impl ComputeModel {
         } else {
             0
         };
-        self.pipeline_latency.saturating_mul(1 + drains)
+        self.pipeline_latency
+            .saturating_mul(1 + drains)
+            .saturating_add(self.loop_drain)
     }
 }
