@@ -50,6 +50,14 @@ fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// `cmd` as one shell command line.
+fn shell_line(cmd: &[String]) -> String {
+    cmd.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A tmux session that is killed when dropped.
 struct Session {
     name: String,
@@ -64,11 +72,7 @@ impl Session {
     /// unset: the tmux server's environment, not ours, is what the pane inherits).
     fn start_env(tag: &str, cmd: &[String], no_color: bool) -> Session {
         let name = format!("fpgacl-tui-{tag}-{}", std::process::id());
-        let line = cmd
-            .iter()
-            .map(|a| shell_quote(a))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let line = shell_line(cmd);
         // Print the exit status after the profiler returns, then keep the pane alive.
         let env = if no_color {
             "export NO_COLOR=1;"
@@ -142,15 +146,25 @@ fn demo_file(tag: &str) -> PathBuf {
     path
 }
 
-#[test]
-fn tmux_switch_tabs_jump_to_stall_open_capture() {
+/// A demo profile named after `tag` and the command that opens it; None (after saying why on
+/// stderr) when tmux is not installed or the report example is not built.
+fn tmux_and_profile(tag: &str) -> Option<(PathBuf, Vec<String>)> {
     if !have_tmux() {
         eprintln!("SKIPPED: tmux is not installed");
-        return;
+        return None;
     }
-    let profile = demo_file("keys");
+    let profile = demo_file(tag);
     let Some(cmd) = report_command(&profile) else {
         eprintln!("SKIPPED: report example not built (run `cargo test` to build examples)");
+        let _ = std::fs::remove_file(&profile);
+        return None;
+    };
+    Some((profile, cmd))
+}
+
+#[test]
+fn tmux_switch_tabs_jump_to_stall_open_capture() {
+    let Some((profile, cmd)) = tmux_and_profile("keys") else {
         return;
     };
     let s = Session::start("keys", &cmd);
@@ -204,13 +218,7 @@ fn tmux_switch_tabs_jump_to_stall_open_capture() {
 
 #[test]
 fn tmux_ctrl_c_restores_the_terminal() {
-    if !have_tmux() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
-    }
-    let profile = demo_file("ctrlc");
-    let Some(cmd) = report_command(&profile) else {
-        eprintln!("SKIPPED: report example not built");
+    let Some((profile, cmd)) = tmux_and_profile("ctrlc") else {
         return;
     };
     let s = Session::start("ctrlc", &cmd);
@@ -218,7 +226,9 @@ fn tmux_ctrl_c_restores_the_terminal() {
     s.send(&["C-c"]);
     let screen = s.wait_for(&["EXIT=0"]);
     assert!(!screen.contains("Source Code"), "{screen}");
-    // Raw mode is off again: the shell echoes typed text on the normal screen.
+    // Raw mode is off again: the terminal echoes typed text (raw mode does not).
+    s.send(&["typed-after-exit"]);
+    s.wait_for(&["typed-after-exit"]);
     let _ = std::fs::remove_file(&profile);
 }
 
@@ -253,13 +263,7 @@ fn sets_colour(params: &[u32]) -> bool {
 
 #[test]
 fn tmux_colours_and_no_color() {
-    if !have_tmux() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
-    }
-    let profile = demo_file("colour");
-    let Some(cmd) = report_command(&profile) else {
-        eprintln!("SKIPPED: report example not built");
+    let Some((profile, cmd)) = tmux_and_profile("colour") else {
         return;
     };
     // Colours: the high-stall line has the dark red background (256-colour 124 at 74%).
@@ -326,32 +330,17 @@ fn children_of(parent: u32) -> Vec<u32> {
     out
 }
 
-#[test]
-fn tmux_sigterm_restores_the_terminal() {
-    if !have_tmux() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
-    }
-    let profile = demo_file("term");
-    let Some(cmd) = report_command(&profile) else {
-        eprintln!("SKIPPED: report example not built");
+/// `kill -<sig>` on the profiler with its terminal still there: the terminal is restored and
+/// the shell sees exit status `status` (128 + the signal number).
+fn signal_restores_the_terminal(tag: &str, sig: &str, status: &str) {
+    let Some((profile, cmd)) = tmux_and_profile(tag) else {
         return;
     };
-    let s = Session::start("term", &cmd);
+    let s = Session::start(tag, &cmd);
     s.wait_for(&["1 Source Code"]);
-    let out = tmux(&s.name)
-        .args(["display-message", "-p", "-t", &s.name, "#{pane_pid}"])
-        .output()
-        .unwrap();
-    let shell: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
-    let kids = children_of(shell);
-    assert_eq!(
-        kids.len(),
-        1,
-        "profiler process under the pane shell: {kids:?}"
-    );
+    let (_shell, pid) = pane_shell_and_profiler(&s);
     let st = Command::new("kill")
-        .args(["-TERM", &kids[0].to_string()])
+        .args([&format!("-{sig}"), &pid.to_string()])
         .status()
         .unwrap();
     assert!(st.success());
@@ -361,10 +350,15 @@ fn tmux_sigterm_restores_the_terminal() {
         "alternate screen left: {screen}"
     );
     assert!(
-        screen.contains("EXIT=143"),
-        "SIGTERM exits with 128 + 15: {screen}"
+        screen.contains(&format!("EXIT={status}")),
+        "SIG{sig} exits with {status}: {screen}"
     );
     let _ = std::fs::remove_file(&profile);
+}
+
+#[test]
+fn tmux_sigterm_restores_the_terminal() {
+    signal_restores_the_terminal("term", "TERM", "143");
 }
 
 #[test]
@@ -448,11 +442,7 @@ fn exits_within(pid: u32, limit: Duration) -> bool {
 /// with SIGHUP blocked (through python3), so the hangup reaches it only through the terminal.
 fn start_for_hangup(tag: &str, cmd: &[String], status_file: &Path, block_hup: bool) -> Session {
     let name = format!("fpgacl-tui-{tag}-{}", std::process::id());
-    let mut line = cmd
-        .iter()
-        .map(|a| shell_quote(a))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let mut line = shell_line(cmd);
     if block_hup {
         line = format!(
             "python3 -c 'import os, signal, sys; \
@@ -487,13 +477,7 @@ fn have_python3() -> bool {
 /// python3 is there, with SIGHUP blocked so only the terminal's hangup tells.
 #[test]
 fn tmux_server_killed_the_profiler_exits() {
-    if !have_tmux() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
-    }
-    let profile = demo_file("hangup");
-    let Some(cmd) = report_command(&profile) else {
-        eprintln!("SKIPPED: report example not built");
+    let Some((profile, cmd)) = tmux_and_profile("hangup") else {
         return;
     };
     let mut variants = vec![("hup", false)];
@@ -545,32 +529,8 @@ fn tmux_server_killed_the_profiler_exits() {
     let _ = std::fs::remove_file(&profile);
 }
 
-/// SIGHUP with the terminal still there (e.g. `kill -HUP`): the terminal is restored and the
-/// exit status is 129.
+/// SIGHUP with the terminal still there (e.g. `kill -HUP`).
 #[test]
 fn tmux_sighup_restores_the_terminal() {
-    if !have_tmux() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
-    }
-    let profile = demo_file("sighup");
-    let Some(cmd) = report_command(&profile) else {
-        eprintln!("SKIPPED: report example not built");
-        return;
-    };
-    let s = Session::start("sighup", &cmd);
-    s.wait_for(&["1 Source Code"]);
-    let (_shell, pid) = pane_shell_and_profiler(&s);
-    let st = Command::new("kill")
-        .args(["-HUP", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let screen = s.wait_for(&["EXIT="]);
-    assert!(screen.contains("EXIT=129"), "{screen}");
-    assert!(
-        !screen.contains("1 Source Code"),
-        "alternate screen left: {screen}"
-    );
-    let _ = std::fs::remove_file(&profile);
+    signal_restores_the_terminal("sighup", "HUP", "129");
 }
