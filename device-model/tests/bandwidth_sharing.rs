@@ -7,7 +7,7 @@
 mod timing_util;
 
 use fpgacl_device_model::timing::sharing::{self, Demand};
-use fpgacl_device_model::timing::{self, Bound, EvalOptions, KernelTiming};
+use fpgacl_device_model::timing::{Bound, EvalOptions, KernelTiming};
 use fpgacl_device_model::*;
 use timing_util::*;
 
@@ -117,21 +117,7 @@ fn feed_forward_split_is_compute_bound_under_b4() {
     let data = buf(&vec![2.0f32; n]);
     let out = buf(&vec![0.0f32; n]);
     let nv = ArgBinding::Value((n as i32).to_le_bytes().to_vec());
-    let time = |name: &str, args: Vec<ArgBinding>| {
-        let model = timing::compute_model(&k.module, k.kreport(name)).unwrap();
-        let r = k
-            .inst
-            .run_timed(&LaunchSpec::task(k.index(name), args), &model.clock_plan(0))
-            .unwrap();
-        let alone = k.evaluate(
-            &r,
-            &EvalOptions {
-                end_tick: r.end_tick,
-                ..Default::default()
-            },
-        );
-        (r, alone)
-    };
+    let time = |name: &str, args: Vec<ArgBinding>| k.run_timed_task(name, args, 0);
     let ((rm, m), (rc, c)) = std::thread::scope(|s| {
         let mh = s.spawn(|| {
             time(

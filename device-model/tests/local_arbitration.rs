@@ -254,19 +254,7 @@ kernel void cons(global int* restrict dst, int n) {\n\
     let pair = |k: &Kit, producer: &str| {
         let out = buf(&[0i32; 4]);
         let dst = buf(&[0i32; 4]);
-        let time = |name: &str, args: Vec<ArgBinding>| {
-            let model =
-                fpgacl_device_model::timing::compute_model(&k.module, k.kreport(name)).unwrap();
-            let r = k
-                .inst
-                .run_timed(&LaunchSpec::task(k.index(name), args), &model.clock_plan(0))
-                .unwrap();
-            let opts = fpgacl_device_model::timing::EvalOptions {
-                end_tick: r.end_tick,
-                ..Default::default()
-            };
-            k.evaluate(&r, &opts)
-        };
+        let time = |name: &str, args: Vec<ArgBinding>| k.run_timed_task(name, args, 0).1;
         std::thread::scope(|s| {
             let p = s.spawn(|| time(producer, vec![ArgBinding::buffer(&out), val(n as i32)]));
             let c = s.spawn(|| time("cons", vec![ArgBinding::buffer(&dst), val(n as i32)]));

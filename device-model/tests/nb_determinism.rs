@@ -239,29 +239,6 @@ fn read_i32(m: &DeviceMemory, n: usize) -> Vec<i32> {
         .collect()
 }
 
-/// The fifo site of a kernel in a timing.
-fn fifo_counters<'t>(
-    b: &Bench,
-    t: &'t KernelTiming,
-    kernel: &str,
-) -> &'t fpgacl_profile_format::SiteCounters {
-    let ki = b.index(kernel);
-    let s = b
-        .module
-        .sites
-        .iter()
-        .find(|s| {
-            s.kernel == ki
-                && matches!(
-                    s.kind,
-                    fpgacl_kernel_compiler::ir::SiteKind::ChannelRead
-                        | fpgacl_kernel_compiler::ir::SiteKind::ChannelWrite
-                )
-        })
-        .unwrap();
-    t.site(s.id.0).unwrap()
-}
-
 /// Polls with non-blocking reads; the producer is slowed on the host.
 fn poll(producer: &str, n: usize, d: Disturb) -> (Vec<i32>, KernelTiming, KernelTiming) {
     let b = bench(NB_PAIR, d.threads);
@@ -282,6 +259,26 @@ fn poll(producer: &str, n: usize, d: Disturb) -> (Vec<i32>, KernelTiming, Kernel
     (read_i32(&out, 2), tp, tc)
 }
 
+/// [`poll`] under each of the [`DISTURBANCES`], in order.
+fn poll_disturbed(producer: &str, n: usize) -> Vec<(Vec<i32>, KernelTiming, KernelTiming)> {
+    DISTURBANCES
+        .iter()
+        .map(|&d| {
+            let t0 = Instant::now();
+            let r = poll(producer, n, d);
+            eprintln!(
+                "{d:?}: fails {} sum {} producer {} cycles, poller {} cycles, {:?}",
+                r.0[0],
+                r.0[1],
+                r.1.cycles,
+                r.2.cycles,
+                t0.elapsed()
+            );
+            r
+        })
+        .collect()
+}
+
 fn check_same<T: PartialEq + std::fmt::Debug>(what: &str, runs: &[T]) {
     for (i, r) in runs.iter().enumerate().skip(1) {
         assert_eq!(
@@ -297,22 +294,7 @@ fn check_same<T: PartialEq + std::fmt::Debug>(what: &str, runs: &[T]) {
 #[test]
 fn nb_reads_of_a_producer_held_up_on_the_host_are_deterministic() {
     let n = 1500;
-    let runs: Vec<_> = DISTURBANCES
-        .iter()
-        .map(|&d| {
-            let t0 = Instant::now();
-            let r = poll("producer", n, d);
-            eprintln!(
-                "{d:?}: fails {} sum {} producer {} cycles, poller {} cycles, {:?}",
-                r.0[0],
-                r.0[1],
-                r.1.cycles,
-                r.2.cycles,
-                t0.elapsed()
-            );
-            r
-        })
-        .collect();
+    let runs = poll_disturbed("producer", n);
     let (out, tp, tc) = &runs[0];
     // Every element arrives; the poller fails while the producer's II > 1 keeps it waiting.
     let b = bench(NB_PAIR, 1);
@@ -323,7 +305,7 @@ fn nb_reads_of_a_producer_held_up_on_the_host_are_deterministic() {
         "fails {} for II {ii}",
         out[0]
     );
-    let read = fifo_counters(&b, tc, "poller");
+    let read = fifo_site(&b.module, tc, b.index("poller"));
     assert_eq!(read.requests, n as u64, "successful reads");
     assert!(tp.cycles > 0 && tc.cycles > 0);
     check_same("poller with a held-up producer", &runs);
@@ -334,22 +316,7 @@ fn nb_reads_of_a_producer_held_up_on_the_host_are_deterministic() {
 #[test]
 fn nb_reads_of_a_producer_slow_on_the_host_are_deterministic() {
     let n = 600;
-    let runs: Vec<_> = DISTURBANCES
-        .iter()
-        .map(|&d| {
-            let t0 = Instant::now();
-            let r = poll("heavy_producer", n, d);
-            eprintln!(
-                "{d:?}: fails {} sum {} producer {} cycles, poller {} cycles, {:?}",
-                r.0[0],
-                r.0[1],
-                r.1.cycles,
-                r.2.cycles,
-                t0.elapsed()
-            );
-            r
-        })
-        .collect();
+    let runs = poll_disturbed("heavy_producer", n);
     let b = bench(NB_PAIR, 1);
     let rep = b.report.kernel("heavy_producer").unwrap();
     eprintln!("heavy_producer loops: {:?}", rep.loops);

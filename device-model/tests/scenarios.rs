@@ -3,9 +3,7 @@
 
 mod timing_util;
 
-use fpgacl_device_model::timing::{
-    self, sharing, Bound, EvalOptions, KernelTiming, TICKS_PER_CYCLE,
-};
+use fpgacl_device_model::timing::{sharing, Bound, EvalOptions, KernelTiming, TICKS_PER_CYCLE};
 use fpgacl_device_model::*;
 use std::sync::Arc;
 use timing_util::*;
@@ -357,23 +355,8 @@ fn run_pair(
 ) -> (KernelTiming, KernelTiming) {
     let src = buf(&vec![1.0f32; n]);
     let dst = buf(&vec![0.0f32; n]);
-    let time = |name: &str, args: Vec<ArgBinding>, start: u64| {
-        let rep = k.kreport(name);
-        let model = timing::compute_model(&k.module, rep).unwrap();
-        let r = k
-            .inst
-            .run_timed(
-                &LaunchSpec::task(k.index(name), args),
-                &model.clock_plan(start),
-            )
-            .unwrap();
-        let opts = EvalOptions {
-            start_cycle: start,
-            end_tick: r.end_tick,
-            ..Default::default()
-        };
-        k.evaluate(&r, &opts)
-    };
+    let time =
+        |name: &str, args: Vec<ArgBinding>, start: u64| k.run_timed_task(name, args, start).1;
     std::thread::scope(|s| {
         let p = s.spawn(|| {
             time(
@@ -393,28 +376,6 @@ fn run_pair(
     })
 }
 
-fn fifo_site<'t>(
-    k: &Kit,
-    t: &'t KernelTiming,
-    kernel: &str,
-) -> &'t fpgacl_profile_format::SiteCounters {
-    let ki = k.index(kernel);
-    let s = k
-        .module
-        .sites
-        .iter()
-        .find(|s| {
-            s.kernel == ki
-                && matches!(
-                    s.kind,
-                    fpgacl_kernel_compiler::ir::SiteKind::ChannelRead
-                        | fpgacl_kernel_compiler::ir::SiteKind::ChannelWrite
-                )
-        })
-        .unwrap();
-    t.site(s.id.0).unwrap()
-}
-
 /// "if the read operations occur much slower than the write operations, the Profiler
 /// identifies a stall for the write_channel_intel call in the write kernel"; swapping the
 /// speeds moves the stall to the read.
@@ -427,8 +388,8 @@ fn channel_stall_is_on_the_faster_side() {
 
     let (p, c) = run_pair(&k, "fast_producer", "slow_consumer", n, (0, 0));
     let (w, r) = (
-        fifo_site(&k, &p, "fast_producer"),
-        fifo_site(&k, &c, "slow_consumer"),
+        k.fifo_site(&p, "fast_producer"),
+        k.fifo_site(&c, "slow_consumer"),
     );
     eprintln!("fast write {w:?}\nslow read {r:?}\nII {slow_ii}");
     // The writer waits (II - 1) cycles per element once the FIFO is full: stall% ~ (II-1)/II.
@@ -448,8 +409,8 @@ fn channel_stall_is_on_the_faster_side() {
     let k = kit(CHANNEL_PAIR, 1);
     let (p, c) = run_pair(&k, "slow_producer", "fast_consumer", n, (0, 0));
     let (w, r) = (
-        fifo_site(&k, &p, "slow_producer"),
-        fifo_site(&k, &c, "fast_consumer"),
+        k.fifo_site(&p, "slow_producer"),
+        k.fifo_site(&c, "fast_consumer"),
     );
     eprintln!("slow write {w:?}\nfast read {r:?}");
     assert!(w.stall_pct().unwrap() < 1.0);
@@ -476,12 +437,12 @@ fn consumer_launched_early_shows_read_stall() {
     let n = 1000;
     let early = 1_000_000u64;
     let (p, c) = run_pair(&k, "fast_producer", "fast_consumer", n, (early, 0));
-    let r = fifo_site(&k, &c, "fast_consumer");
+    let r = k.fifo_site(&c, "fast_consumer");
     eprintln!("read {r:?} consumer {c:?}");
     assert!(r.stall_cycles >= early, "{}", r.stall_cycles);
     assert!(r.stall_pct().unwrap() > 99.0);
     assert!(c.end_cycle >= p.start_cycle + n as u64);
-    assert!(fifo_site(&k, &p, "fast_producer").stall_pct().unwrap() < 1.0);
+    assert!(k.fifo_site(&p, "fast_producer").stall_pct().unwrap() < 1.0);
 }
 
 /// Same inputs, same counters and cycles: twice, and with 1 versus 4 worker threads.
@@ -599,21 +560,7 @@ fn feed_forward_split_is_faster_with_higher_bandwidth() {
     };
     // Rule B4 as the runtime applies it: each run timed alone, the two demands shared over
     // the board's bandwidth, each run evaluated again with its shared duration.
-    let time = |name: &str, args: Vec<ArgBinding>| {
-        let model = timing::compute_model(&k.module, k.kreport(name)).unwrap();
-        let r = k
-            .inst
-            .run_timed(&LaunchSpec::task(k.index(name), args), &model.clock_plan(0))
-            .unwrap();
-        let alone = k.evaluate(
-            &r,
-            &EvalOptions {
-                end_tick: r.end_tick,
-                ..Default::default()
-            },
-        );
-        (r, alone)
-    };
+    let time = |name: &str, args: Vec<ArgBinding>| k.run_timed_task(name, args, 0);
     let ((rm, mem_alone), (rc, comp_alone)) = std::thread::scope(|s| {
         let m = s.spawn(|| {
             time(

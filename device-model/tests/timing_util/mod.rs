@@ -107,6 +107,53 @@ impl Kit {
             .unwrap_or_else(|| panic!("no site at line {line}"));
         t.site(s.id.0).expect("site counters")
     }
+
+    /// The channel site of a kernel in its timing.
+    pub fn fifo_site<'t>(&self, t: &'t KernelTiming, kernel: &str) -> &'t SiteCounters {
+        fifo_site(&self.module, t, self.index(kernel))
+    }
+
+    /// A single-work-item launch timed on its own clock from `start` (its kernel's clock plan,
+    /// as the runtime starts it) and evaluated up to the end of that clock.
+    pub fn run_timed_task(
+        &self,
+        name: &str,
+        args: Vec<ArgBinding>,
+        start: u64,
+    ) -> (RunReport, KernelTiming) {
+        let model = timing::compute_model(&self.module, self.kreport(name)).expect("model");
+        let r = self
+            .inst
+            .run_timed(
+                &LaunchSpec::task(self.index(name), args),
+                &model.clock_plan(start),
+            )
+            .expect("runs");
+        let opts = EvalOptions {
+            start_cycle: start,
+            end_tick: r.end_tick,
+            ..Default::default()
+        };
+        let t = self.evaluate(&r, &opts);
+        (r, t)
+    }
+}
+
+/// The (first) channel read or write site of kernel `kernel` in its timing.
+pub fn fifo_site<'t>(module: &Module, t: &'t KernelTiming, kernel: u32) -> &'t SiteCounters {
+    let s = module
+        .sites
+        .iter()
+        .find(|s| {
+            s.kernel == kernel
+                && matches!(
+                    s.kind,
+                    fpgacl_kernel_compiler::ir::SiteKind::ChannelRead
+                        | fpgacl_kernel_compiler::ir::SiteKind::ChannelWrite
+                )
+        })
+        .expect("channel site");
+    t.site(s.id.0).expect("site counters")
 }
 
 pub fn buf<T: Copy>(data: &[T]) -> Arc<DeviceMemory> {
