@@ -380,19 +380,7 @@ impl ProgramInstance {
     /// Runs a kernel to completion on the calling thread (plus worker threads for parallel
     /// NDRange kernels). Blocks while the kernel waits on channels or pipes.
     pub fn run(&self, spec: &LaunchSpec) -> Result<RunReport, RunError> {
-        if self.inner.shutdown.load(Ordering::Relaxed) {
-            return Err(LaunchError::ShutDown.into());
-        }
-        let f = self
-            .inner
-            .module
-            .kernels
-            .get(spec.kernel as usize)
-            .ok_or(LaunchError::NoSuchKernel(spec.kernel))?;
-        if f.attrs.autorun {
-            return Err(LaunchError::Autorun(f.name.clone()).into());
-        }
-        run_kernel(&self.inner, spec, [0; 3], None, None, None)
+        self.launch(spec, None, None)
     }
 
     /// [`ProgramInstance::run`] with a simulated cycle clock (timing hook): the execution's
@@ -400,19 +388,7 @@ impl ProgramInstance {
     /// synchronise it with their partners' clocks. [`RunReport::end_tick`] gives its final value
     /// (sequential executions: kernels that use channels or pipes).
     pub fn run_timed(&self, spec: &LaunchSpec, clock: &ClockPlan) -> Result<RunReport, RunError> {
-        if self.inner.shutdown.load(Ordering::Relaxed) {
-            return Err(LaunchError::ShutDown.into());
-        }
-        let f = self
-            .inner
-            .module
-            .kernels
-            .get(spec.kernel as usize)
-            .ok_or(LaunchError::NoSuchKernel(spec.kernel))?;
-        if f.attrs.autorun {
-            return Err(LaunchError::Autorun(f.name.clone()).into());
-        }
-        run_kernel(&self.inner, spec, [0; 3], None, Some(clock), None)
+        self.launch(spec, None, Some(clock))
     }
 
     /// [`ProgramInstance::run_timed`] (or `run` with `clock` None) counting into `counters`
@@ -427,6 +403,16 @@ impl ProgramInstance {
         clock: Option<&ClockPlan>,
         counters: &CounterBlock,
     ) -> Result<RunReport, RunError> {
+        self.launch(spec, Some(counters), clock)
+    }
+
+    /// A host launch: refused after shutdown, for an unknown kernel or an autorun kernel.
+    fn launch(
+        &self,
+        spec: &LaunchSpec,
+        counters: Option<&CounterBlock>,
+        clock: Option<&ClockPlan>,
+    ) -> Result<RunReport, RunError> {
         if self.inner.shutdown.load(Ordering::Relaxed) {
             return Err(LaunchError::ShutDown.into());
         }
@@ -439,7 +425,7 @@ impl ProgramInstance {
         if f.attrs.autorun {
             return Err(LaunchError::Autorun(f.name.clone()).into());
         }
-        run_kernel(&self.inner, spec, [0; 3], Some(counters), clock, None)
+        run_kernel(&self.inner, spec, [0; 3], counters, clock, None)
     }
 
     /// Status and live counters of every autorun kernel instance.
