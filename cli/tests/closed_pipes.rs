@@ -5,7 +5,7 @@
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 
 fn fpgacl() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fpgacl"))
@@ -16,6 +16,28 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Runs `cmd`, reads `n` bytes of its stdout and closes it, as `| head -1` does; returns its
+/// exit status and everything it wrote to stderr.
+fn read_a_little_then_hang_up(mut cmd: Command, n: usize) -> (ExitStatus, String) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = vec![0u8; n];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (child.wait().unwrap(), stderr)
 }
 
 /// A kernel whose IR dump is far larger than a pipe buffer (64 KiB).
@@ -33,27 +55,11 @@ fn aoc_survives_a_closed_stdout() {
     let dir = scratch("closed_stdout");
     let src = dir.join("big.cl");
     std::fs::write(&src, big_kernel()).unwrap();
-    let mut child = fpgacl()
-        .args(["aoc", "--dump-ir", "-o"])
+    let mut cmd = fpgacl();
+    cmd.args(["aoc", "--dump-ir", "-o"])
         .arg(dir.join("big.aocx"))
-        .arg(&src)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Read a little, then hang up, as `| head -1` does.
-    let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 16];
-    stdout.read_exact(&mut first).unwrap();
-    drop(stdout);
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    let status = child.wait().unwrap();
+        .arg(&src);
+    let (status, stderr) = read_a_little_then_hang_up(cmd, 16);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(status.success(), "{status:?}: {stderr}");
     assert!(dir.join("big.aocx").is_file());
@@ -110,25 +116,9 @@ fn report_survives_a_closed_stdout() {
         &["report", "--format", "intel-text"][..],
         &["report", "--format", "chrome-trace"][..],
     ] {
-        let mut child = fpgacl()
-            .args(args)
-            .arg(&file)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let mut first = [0u8; 8];
-        stdout.read_exact(&mut first).unwrap();
-        drop(stdout);
-        let mut stderr = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
-        let status = child.wait().unwrap();
+        let mut cmd = fpgacl();
+        cmd.args(args).arg(&file);
+        let (status, stderr) = read_a_little_then_hang_up(cmd, 8);
         assert!(status.success(), "{args:?}: {status:?} {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
