@@ -7,6 +7,7 @@ use crate::ir;
 use crate::options::BuildOptions;
 use crate::preprocess::{self, FsResolver, IncludeResolver};
 use crate::source::{SourceFile, SourceMap};
+use crate::token::{FloatSuffix, Token, TokenKind};
 use std::sync::Arc;
 
 /// Stack size of the compiler thread.
@@ -58,19 +59,14 @@ pub fn build_parsed(
 ) -> BuildOutput {
     let mut sm = SourceMap::default();
     let main = add_main_file(&mut sm, sources);
-    let pp = opts.pp_options();
-    let (sm_pp, d_pp, tokens) = preprocess_unit(main, &sm, &pp, resolver);
+    let (sm_pp, d_pp, tokens) = preprocess_unit(main, &sm, opts, resolver);
     let work = move || {
         let mut d = d_pp;
         let mut module = None;
         if !d.has_errors() {
             let tu = crate::parse::parse(&tokens, &mut d);
             if !d.has_errors() {
-                let lopts = crate::lower::LowerOptions {
-                    single_precision_constant: opts.single_precision_constant,
-                };
-                let m = crate::lower::lower_with(&tu, &mut d, lopts);
-                module = Some(m);
+                module = Some(crate::lower::lower(&tu, &mut d));
             }
         }
         (sm_pp, d, module)
@@ -106,22 +102,37 @@ pub fn build_parsed(
     }
 }
 
-/// Preprocesses file `main` of `sm` (a copy: included files are added to the returned map).
-/// A panic of the preprocessor (a compiler bug) becomes an error diagnostic.
+/// Preprocesses file `main` of `sm` (a copy: included files are added to the returned map)
+/// with the unit's options. `-cl-single-precision-constant` is applied here, to the tokens:
+/// unsuffixed floating literals become `float`, so that a compiled object keeps its unit's
+/// choice when it is linked with others. A panic of the preprocessor (a compiler bug)
+/// becomes an error diagnostic.
 pub(crate) fn preprocess_unit(
     main: crate::source::FileId,
     sm: &SourceMap,
-    pp: &preprocess::PpOptions,
+    opts: &BuildOptions,
     resolver: &dyn IncludeResolver,
-) -> (SourceMap, Diagnostics, Vec<crate::token::Token>) {
+) -> (SourceMap, Diagnostics, Vec<Token>) {
+    let pp = opts.pp_options();
     let pre = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut d = Diagnostics::default();
         let mut sm2 = sm.clone();
-        let tokens = preprocess::preprocess(main, &mut sm2, pp, resolver, &mut d);
+        let tokens = preprocess::preprocess(main, &mut sm2, &pp, resolver, &mut d);
         (sm2, d, tokens)
     }));
     match pre {
-        Ok(x) => x,
+        Ok((sm2, d, mut tokens)) => {
+            if opts.single_precision_constant {
+                for t in &mut tokens {
+                    if let TokenKind::Float { suffix, .. } = &mut t.kind {
+                        if *suffix == FloatSuffix::None {
+                            *suffix = FloatSuffix::F;
+                        }
+                    }
+                }
+            }
+            (sm2, d, tokens)
+        }
         Err(_) => {
             let mut d = Diagnostics::default();
             d.error(

@@ -32,7 +32,7 @@ use crate::ir;
 use crate::options::{split_words, BuildOptions};
 use crate::preprocess::{FsResolver, IncludeResolver};
 use crate::source::{FileId, Loc, SourceFile, SourceMap};
-use crate::token::{FloatSuffix, Punct, Token, TokenKind};
+use crate::token::{Punct, Token, TokenKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -151,18 +151,7 @@ pub fn compile_parsed(
 ) -> CompileOutput {
     let mut sm = SourceMap::default();
     let main = add_main_file(&mut sm, sources);
-    let (sm, d_pp, mut tokens) = preprocess_unit(main, &sm, &opts.pp_options(), resolver);
-    // -cl-single-precision-constant belongs to this unit: make its unsuffixed floating
-    // literals `float` here, so that the linked program keeps the unit's choice.
-    if opts.single_precision_constant {
-        for t in &mut tokens {
-            if let TokenKind::Float { suffix, .. } = &mut t.kind {
-                if *suffix == FloatSuffix::None {
-                    *suffix = FloatSuffix::F;
-                }
-            }
-        }
-    }
+    let (sm, d_pp, tokens) = preprocess_unit(main, &sm, opts, resolver);
     let toks = &tokens;
     let work = move || {
         let mut d = d_pp;
