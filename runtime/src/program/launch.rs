@@ -87,13 +87,13 @@ impl Launch {
         });
         let ledger = &self.device.bandwidth;
         let start_cycle = board.ns_to_cycles(command_start_ns());
+        let (Some(krep), Some(model)) = (krep, model) else {
+            // Untimed: it shares nothing, so overlapping runs need not wait for it to end.
+            ledger.forget(&self.ticket);
+            return crate::profiling::run_on_device(&self.instance, &spec, None);
+        };
         // Until it ends, its demand is unknown: overlapping runs wait for it.
         ledger.start(&self.ticket, start_cycle);
-        let (Some(krep), Some(model)) = (krep, model) else {
-            let r = crate::profiling::run_on_device(&self.instance, &spec, None);
-            ledger.forget(&self.ticket);
-            return r;
-        };
         let plan = model.clock_plan(start_cycle);
         let run = match crate::profiling::run_on_device(&self.instance, &spec, Some(&plan)) {
             Ok(r) => r,
