@@ -486,7 +486,13 @@ mod tests {
         let c = dev.bandwidth.enqueue();
         dev.bandwidth.start(&c, end + 10);
         let t0 = Instant::now();
+        let confirmed = dev.bandwidth.confirmations();
         assert_eq!(dev.bandwidth.finish(&dev, &c, copy(end + 10)), alone);
+        assert_eq!(
+            dev.bandwidth.confirmations(),
+            confirmed,
+            "C is alone once A, B are pruned"
+        );
         assert!(t0.elapsed() < FALLBACK / 10);
         assert_eq!(dev.bandwidth.len(), 1);
         drop((a, b));
@@ -508,6 +514,7 @@ mod tests {
         let ca = dev.bandwidth.finish(&dev, &a, copy(0));
         assert_eq!(ca, sharing::alone_cycles(&copy(0), cap));
         // Alone in the ledger: final at once, not after a sample interval.
+        assert_eq!(dev.bandwidth.confirmations(), 0);
         assert!(t0.elapsed() < FALLBACK / 10);
     }
 }
