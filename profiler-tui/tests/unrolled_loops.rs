@@ -41,13 +41,7 @@ fn accesses_in_unrolled_loops_report_the_enclosing_pipelined_loop() {
     let data = ReportData::new("profile.mon", p);
     let out = text::source_text(&data, Scope::Average);
     assert!(!out.contains("II 0"), "{out}");
-    // The store's entry: its "> col" line and the indented detail lines under it.
-    let block: Vec<&str> = out
-        .lines()
-        .skip_while(|l| !l.contains("consumer store"))
-        .take_while(|l| l.starts_with("         ") || l.contains("consumer store"))
-        .collect();
-    let block = block.join("\n");
+    let block = store_block(&out);
     assert!(
         block.contains("Loop at line 13: II 4 (loop-carried dependency on acc"),
         "{block}"
@@ -69,4 +63,17 @@ fn an_access_whose_loops_are_all_unrolled_is_not_in_a_pipelined_loop() {
     let data = ReportData::new("profile.mon", p);
     let out = text::source_text(&data, Scope::Average);
     assert!(!out.contains("II 0"), "{out}");
+    let block = store_block(&out);
+    assert!(block.contains("Not inside a loop."), "{block}");
+    assert!(!block.contains("Loop at line"), "{block}");
+}
+
+/// The consumer store's entry in `out`: its "> col" line and the indented detail lines under it.
+fn store_block(out: &str) -> String {
+    let block: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.contains("consumer store"))
+        .take_while(|l| l.starts_with("         ") || l.contains("consumer store"))
+        .collect();
+    block.join("\n")
 }
