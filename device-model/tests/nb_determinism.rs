@@ -6,10 +6,8 @@
 
 mod timing_util;
 
-use fpgacl_device_model::timing::{self, EvalOptions, KernelTiming};
+use fpgacl_device_model::timing::KernelTiming;
 use fpgacl_device_model::*;
-use fpgacl_kernel_compiler::analysis::{self, Report};
-use fpgacl_kernel_compiler::ir::Module;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -77,72 +75,40 @@ __kernel void heavy_reader(__global const float *src, __global float *dst, int n
 
 /// One program instance with a printf sink the test can hold (to stall a kernel on the host).
 struct Bench {
-    module: Arc<Module>,
-    report: Report,
-    board: Board,
-    inst: ProgramInstance,
+    kit: Kit,
     sink: Arc<Mutex<Vec<u8>>>,
 }
 
+impl std::ops::Deref for Bench {
+    type Target = Kit;
+    fn deref(&self) -> &Kit {
+        &self.kit
+    }
+}
+
 fn bench(src: &str, threads: usize) -> Bench {
-    let module = compile(src);
-    let board = Board::default_board();
-    let report = analysis::analyze(&module, &board.analysis_params());
     let sink = Arc::new(Mutex::new(Vec::new()));
-    let inst = ProgramInstance::new(
-        module.clone(),
-        &board,
+    let kit = kit_with(
+        src,
+        Board::default_board(),
         ExecConfig {
             threads,
             printf: PrintfSink::Capture(sink.clone()),
             ..Default::default()
         },
-    )
-    .expect("decodes");
+    );
     // Autorun instances are registered when the program is loaded (before their threads run).
     assert_eq!(
-        inst.activity().report().kernels.len(),
-        inst.autorun_status().len()
+        kit.inst.activity().report().kernels.len(),
+        kit.inst.autorun_status().len()
     );
-    Bench {
-        module,
-        report,
-        board,
-        inst,
-        sink,
-    }
+    Bench { kit, sink }
 }
 
 impl Bench {
-    fn index(&self, name: &str) -> u32 {
-        self.module
-            .kernels
-            .iter()
-            .position(|k| k.name == name)
-            .expect("kernel") as u32
-    }
     /// Runs a task with a simulated clock starting at cycle 0 and evaluates it.
     fn timed(&self, name: &str, args: Vec<ArgBinding>) -> KernelTiming {
-        let rep = self.report.kernel(name).expect("report");
-        let model = timing::compute_model(&self.module, rep).expect("model");
-        let r = self
-            .inst
-            .run_timed(
-                &LaunchSpec::task(self.index(name), args),
-                &model.clock_plan(0),
-            )
-            .expect("runs");
-        timing::evaluate(
-            &self.module,
-            rep,
-            &self.board,
-            &r,
-            &EvalOptions {
-                end_tick: r.end_tick,
-                ..Default::default()
-            },
-        )
-        .expect("evaluates")
+        self.run_timed_task(name, args, 0).1
     }
 }
 

@@ -37,17 +37,20 @@ pub fn kit(src: &str, threads: usize) -> Kit {
 }
 
 pub fn kit_on(src: &str, threads: usize, board: Board) -> Kit {
-    let module = compile(src);
-    let report = analysis::analyze(&module, &board.analysis_params());
-    let inst = ProgramInstance::new(
-        module.clone(),
-        &board,
+    kit_with(
+        src,
+        board,
         ExecConfig {
             threads,
             ..Default::default()
         },
     )
-    .expect("decodes");
+}
+
+pub fn kit_with(src: &str, board: Board, config: ExecConfig) -> Kit {
+    let module = compile(src);
+    let report = analysis::analyze(&module, &board.analysis_params());
+    let inst = ProgramInstance::new(module.clone(), &board, config).expect("decodes");
     Kit {
         module,
         report,
