@@ -930,18 +930,8 @@ fn run_kernel(
         regions,
         local_args,
         printf_immediate: sequential,
-        word_bytes: inner
-            .board
-            .global_memory
-            .first()
-            .map(|g| g.width_bytes as u64)
-            .unwrap_or(64),
-        max_burst_words: inner
-            .board
-            .global_memory
-            .first()
-            .map(|g| g.max_burst_words as u64)
-            .unwrap_or(16),
+        word_bytes: inner.board.mem_word_bytes(),
+        max_burst_words: inner.board.max_burst_words(),
         clock,
     };
     // Timed executions with channels/pipes take part in the conservative decision of

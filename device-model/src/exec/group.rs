@@ -33,7 +33,8 @@ pub struct Plan<'a> {
     pub local_args: Vec<(u32, u64, u64)>,
     /// Whether printf output is written as soon as a work-item produces it.
     pub printf_immediate: bool,
-    /// Board memory interface width in bytes and maximum burst in words (burst counters).
+    /// Board memory interface width in bytes and maximum burst in words (burst counters), both
+    /// at least 1.
     pub word_bytes: u64,
     pub max_burst_words: u64,
     /// Timing hook: the simulated clock's costs; `None` = untimed run.

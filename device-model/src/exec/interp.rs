@@ -105,7 +105,8 @@ pub struct Machine<'a> {
     pub issued: Vec<u32>,
     /// Offset of the running work-item's entries in `issued`.
     pub issued_base: usize,
-    /// Width of a memory word in bytes (board interface width) and the longest burst in words.
+    /// Width of a memory word in bytes (board interface width) and the longest burst in words;
+    /// both at least 1 (`Board::mem_word_bytes`, `Board::max_burst_words`).
     pub word_bytes: u64,
     pub max_burst_words: u64,
     pub fifo: Option<FifoEnv<'a>>,
@@ -397,7 +398,7 @@ impl Machine<'_> {
                 self.add_burst_rows(slot + 1, ns);
             }
             if let Some(b) = self.bursts.get_mut(slot * ns + s) {
-                let w = self.word_bytes.max(1);
+                let w = self.word_bytes;
                 let (w0, w1) = if w.is_power_of_two() {
                     let sh = w.trailing_zeros();
                     (addr >> sh, (addr + size - 1) >> sh)
@@ -411,7 +412,7 @@ impl Machine<'_> {
                 } else {
                     (w1 - w0 + 1, false)
                 };
-                if cont && b.1 + new <= self.max_burst_words.max(1) {
+                if cont && b.1 + new <= self.max_burst_words {
                     b.1 += new;
                 } else {
                     c.add_site(s, field::BURSTS, 1);
