@@ -286,38 +286,28 @@ fn stmt_declarations<'a>(s: &'a crate::ast::Stmt, out: &mut Vec<&'a Declaration>
 pub struct LinkOptions {
     /// `-create-library`: the result is a library, linkable again.
     pub create_library: bool,
-    /// `-enable-link-options` (only with `-create-library`).
-    pub enable_link_options: bool,
-    pub denorms_are_zero: bool,
-    pub no_signed_zeros: bool,
-    pub unsafe_math_optimizations: bool,
-    pub finite_math_only: bool,
-    pub fast_relaxed_math: bool,
-    /// The options string as given.
-    pub raw: String,
 }
 
 impl LinkOptions {
     /// Parses a link options string; anything else than the library and program linking
-    /// options of the specification is an error (`CL_INVALID_LINKER_OPTIONS`).
+    /// options of the specification is an error (`CL_INVALID_LINKER_OPTIONS`). The math
+    /// options are accepted and change nothing: the emulator computes exactly either way.
     pub fn parse(s: &str) -> Result<LinkOptions, String> {
-        let mut o = LinkOptions {
-            raw: s.to_string(),
-            ..Default::default()
-        };
+        let mut o = LinkOptions::default();
+        let mut enable_link_options = false;
         for w in split_words(s)? {
             match w.as_str() {
                 "-create-library" => o.create_library = true,
-                "-enable-link-options" => o.enable_link_options = true,
-                "-cl-denorms-are-zero" => o.denorms_are_zero = true,
-                "-cl-no-signed-zeros" => o.no_signed_zeros = true,
-                "-cl-unsafe-math-optimizations" => o.unsafe_math_optimizations = true,
-                "-cl-finite-math-only" => o.finite_math_only = true,
-                "-cl-fast-relaxed-math" => o.fast_relaxed_math = true,
+                "-enable-link-options" => enable_link_options = true,
+                "-cl-denorms-are-zero"
+                | "-cl-no-signed-zeros"
+                | "-cl-unsafe-math-optimizations"
+                | "-cl-finite-math-only"
+                | "-cl-fast-relaxed-math" => {}
                 other => return Err(format!("unknown link option '{other}'")),
             }
         }
-        if o.enable_link_options && !o.create_library {
+        if enable_link_options && !o.create_library {
             return Err("-enable-link-options must be given with -create-library".into());
         }
         Ok(o)
