@@ -1,5 +1,6 @@
 //! Worker threads end with their queue (its own test binary: it counts the process's threads).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use fpgacl_runtime::cl::*;
@@ -13,22 +14,28 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The process's thread count.
+fn threads() -> usize {
+    std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
+}
+
+fn out_of_order_queue(c: &Arc<Context>) -> Arc<Queue> {
+    Queue::new(
+        c,
+        &platform().devices[0],
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+        Vec::new(),
+    )
+    .unwrap()
+}
+
 #[test]
 fn released_queues_stop_their_worker_threads() {
     let _serial = serial();
-    fn threads() -> usize {
-        std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
-    }
     let c = Context::new(platform().devices.clone(), Vec::new(), None);
     let before = threads();
     for _ in 0..50 {
-        let q = Queue::new(
-            &c,
-            &platform().devices[0],
-            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-            Vec::new(),
-        )
-        .unwrap();
+        let q = out_of_order_queue(&c);
         let e = q
             .enqueue(CL_COMMAND_MARKER, &[], CommandOrder::Normal, None)
             .unwrap();
@@ -51,17 +58,8 @@ fn a_flood_of_transfers_does_not_start_a_thread_each() {
     let _serial = serial();
     use fpgacl_runtime::memory::ops;
     use fpgacl_runtime::Mem;
-    fn threads() -> usize {
-        std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
-    }
     let c = Context::new(platform().devices.clone(), Vec::new(), None);
-    let q = Queue::new(
-        &c,
-        &platform().devices[0],
-        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-        Vec::new(),
-    )
-    .unwrap();
+    let q = out_of_order_queue(&c);
     let m = Mem::new_buffer(&c, 0, 1 << 16, 0).unwrap();
     let src = vec![1u8; 1 << 16];
     let before = threads();
@@ -79,7 +77,6 @@ fn out_of_order_channel_partners_run_concurrently() {
     let _serial = serial();
     use fpgacl_runtime::program::launch::enqueue_kernel;
     use fpgacl_runtime::{Kernel, Mem, Program};
-    use std::sync::Arc;
     let src = r#"
 #pragma OPENCL EXTENSION cl_intel_channels : enable
 channel int ch __attribute__((depth(0)));
@@ -93,13 +90,7 @@ __kernel void producer(int n) {
 }
 "#;
     let c = Context::new(platform().devices.clone(), Vec::new(), None);
-    let q = Queue::new(
-        &c,
-        &platform().devices[0],
-        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-        Vec::new(),
-    )
-    .unwrap();
+    let q = out_of_order_queue(&c);
     let p = Program::with_source(&c, vec![src.to_string()]).unwrap();
     p.build("").unwrap();
     let (cons, prod) = (
@@ -144,7 +135,7 @@ __kernel void producer(int n) {
     assert_eq!(i32::from_ne_bytes(out), (0..1000).sum::<i32>());
 }
 
-fn ops_read(q: &std::sync::Arc<Queue>, m: &std::sync::Arc<fpgacl_runtime::Mem>, out: &mut [u8]) {
+fn ops_read(q: &Arc<Queue>, m: &Arc<fpgacl_runtime::Mem>, out: &mut [u8]) {
     fpgacl_runtime::memory::ops::read_buffer(
         q,
         m,
