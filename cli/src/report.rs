@@ -39,7 +39,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, String> {
             // report the signal (128 + number).
             Err(e @ tui::ReportError::Signal(_)) => {
                 // Not eprintln!: stderr may be the terminal that just hung up.
-                let _ = writeln!(std::io::stderr(), "fpgacl report: {e}");
+                crate::err(&format!("fpgacl report: {e}\n"));
                 Ok(ExitCode::from(e.exit_status(2)))
             }
             Err(e) => Err(e.to_string()),
