@@ -592,11 +592,15 @@ fn feed_forward_split_is_faster_with_higher_bandwidth() {
         pipeline: t.pipeline_cycles,
         bytes: t.bytes_fetched,
     };
-    let shared = sharing::share(
-        k.board.global_bytes_per_cycle(),
-        &[],
-        &[demand(&mem_alone), demand(&comp_alone)],
+    let cap = k.board.global_bytes_per_cycle();
+    let want = |t: &KernelTiming| t.bytes_fetched as f64 / t.pipeline_cycles as f64;
+    eprintln!(
+        "memory kernel wants {:.1} B/cycle, compute kernel {:.1}, board {cap:.1}",
+        want(&mem_alone),
+        want(&comp_alone)
     );
+    assert!(want(&mem_alone) + want(&comp_alone) < cap);
+    let shared = sharing::share(cap, &[], &[demand(&mem_alone), demand(&comp_alone)]);
     let shared_eval = |r: &RunReport, cycles: u64| {
         k.evaluate(
             r,
