@@ -2,7 +2,7 @@
 //! barriers, and the per-thread worker state reused across groups.
 
 use super::code::Code;
-use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap, ISSUE_SLOTS};
+use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap};
 use crate::counters::CounterBlock;
 use crate::fault::{FaultKind, KernelFault, MemRegion};
 use crate::timing::ClockPlan;
@@ -112,7 +112,6 @@ impl<'a> Worker<'a> {
                 last: vec![u64::MAX; plan.module.sites.len()],
                 bursts: vec![(u64::MAX, 0); plan.module.sites.len()],
                 burst_rows: 0,
-                issue_slots: if l > 1 { ISSUE_SLOTS } else { 0 },
                 issued: if l > 1 {
                     vec![0; plan.module.sites.len() * items]
                 } else {
@@ -319,9 +318,8 @@ impl<'a> Worker<'a> {
                 }
                 self.item_ids(i);
                 self.set_frame(i);
-                if self.m.issue_slots > 0 {
-                    self.m.issued_base = i * sites;
-                }
+                // Groups of one work-item: `issued` is empty and `i` is 0.
+                self.m.issued_base = i * sites;
                 let mut pc = self.pcs[i];
                 let r = self.m.run(&mut self.regs[i * ns..(i + 1) * ns], &mut pc);
                 self.pcs[i] = pc;

@@ -96,12 +96,9 @@ pub struct Machine<'a> {
     pub bursts: Vec<(u64, u64)>,
     /// Rows of `bursts` used in this work-group (reset bound).
     pub burst_rows: usize,
-    /// Issue slots per site: [`ISSUE_SLOTS`] for groups of several work-items, 0 = execution
-    /// order (one row; `issued` is then empty).
-    pub issue_slots: u32,
-    /// Executions per site by each work-item so far (saturating at `issue_slots`): `sites`
+    /// Executions per site by each work-item so far (saturating at [`ISSUE_SLOTS`]): `sites`
     /// entries per work-item slot (one slot, or one per work-item when barriers interleave
-    /// the items).
+    /// the items); empty for groups of one work-item (execution order, one row).
     pub issued: Vec<u32>,
     /// Offset of the running work-item's entries in `issued`.
     pub issued_base: usize,
@@ -387,7 +384,7 @@ impl Machine<'_> {
             // Groups of one work-item have no `issued` entries: slot 0, execution order.
             let slot = if let Some(k) = self.issued.get_mut(self.issued_base + s) {
                 let slot = *k as usize;
-                if *k < self.issue_slots {
+                if *k < ISSUE_SLOTS {
                     *k += 1;
                 }
                 slot
