@@ -1,18 +1,6 @@
 //! `fpgacl aoc` end to end: the real binary on real files.
-
-use std::path::PathBuf;
-use std::process::Command;
-
-fn fpgacl() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fpgacl"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{fpgacl, scratch};
 
 #[test]
 fn compiles_to_aocx_with_intel_flags_and_prints_the_report() {

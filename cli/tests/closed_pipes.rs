@@ -4,19 +4,10 @@
 //! through. `--board` of `fpgacl profile` must name a real board before the host runs.
 
 use std::io::Read;
-use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
 
-fn fpgacl() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fpgacl"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{fpgacl, scratch};
 
 /// Runs `cmd`, reads `n` bytes of its stdout and closes it, as `| head -1` does; returns its
 /// exit status and everything it wrote to stderr.
