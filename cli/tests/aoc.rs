@@ -1,4 +1,5 @@
 //! `fpgacl aoc` end to end: the real binary on real files.
+
 mod common;
 use common::{fpgacl, scratch};
 
