@@ -139,7 +139,7 @@ impl Launch {
 fn bank_placement(
     k: &Kernel,
     board: &fpgacl_device_model::Board,
-    arg_banks: &[u32],
+    args: &[ArgValue],
 ) -> Option<BankPlacement> {
     let crate::info::InfoValue::Bytes(raw) = k.program.build_info(CL_PROGRAM_BUILD_OPTIONS).ok()?
     else {
@@ -147,7 +147,16 @@ fn bank_placement(
     };
     let text = String::from_utf8_lossy(raw.strip_suffix(&[0]).unwrap_or(&raw)).into_owned();
     let opts = fpgacl_kernel_compiler::options::BuildOptions::parse(&text).ok()?;
-    BankPlacement::new(board, opts.no_interleaving.as_deref()?, arg_banks.to_vec())
+    let memory = opts.no_interleaving.as_deref()?;
+    // Collected only for a `-no-interleaving` build (most launches have none).
+    let arg_banks = args
+        .iter()
+        .map(|a| match a {
+            ArgValue::Buffer(Some(m)) => m.bank,
+            _ => 0,
+        })
+        .collect();
+    BankPlacement::new(board, memory, arg_banks)
 }
 
 /// `clBuildProgram`: a `-no-interleaving=<memory type>` option must name `default` or a memory
@@ -351,13 +360,7 @@ pub fn enqueue_kernel(
         q.device.max_work_group_size(),
     )?;
     let args = k.arg_values()?;
-    let args_banks: Vec<u32> = args
-        .iter()
-        .map(|a| match a {
-            ArgValue::Buffer(Some(m)) => m.bank,
-            _ => 0,
-        })
-        .collect();
+    let banks = bank_placement(k, &q.device.board, &args);
     check(
         k.local_mem_size() <= q.device.board.local_mem_bytes,
         CL_OUT_OF_RESOURCES,
@@ -376,7 +379,7 @@ pub fn enqueue_kernel(
         analysis: k.program.analysis(),
         timing: Arc::new(Mutex::new(None)),
         ticket: Arc::new(q.device.bandwidth.enqueue()),
-        banks: bank_placement(k, &q.device.board, &args_banks),
+        banks,
     };
     let ticket = launch.ticket.clone();
     let ctx = q.context.clone();
