@@ -52,7 +52,7 @@ pub struct Unit {
 impl Unit {
     /// Whether the unit was compiled with option `opt` (for example `-cl-kernel-arg-info`).
     pub fn has_option(&self, opt: &str) -> bool {
-        split_words(&self.options).is_ok_and(|w| w.iter().any(|o| o == opt))
+        crate::options::has_option(&self.options, opt)
     }
 }
 

@@ -283,6 +283,12 @@ fn parse_define(v: &str) -> Result<(String, Option<String>), String> {
     Ok((name.to_string(), value))
 }
 
+/// Whether the options string `options` holds the word `opt` (split like [`split_words`];
+/// a string that does not split holds nothing).
+pub fn has_option(options: &str, opt: &str) -> bool {
+    split_words(options).is_ok_and(|w| w.iter().any(|o| o == opt))
+}
+
 /// Splits an options string into words like a POSIX shell: white space separates words,
 /// single quotes keep text literally, double quotes keep text with `\"` and `\\` escapes, and
 /// a backslash outside quotes escapes the next character.

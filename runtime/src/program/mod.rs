@@ -11,6 +11,7 @@ use fpgacl_device_model::{ExecConfig, ProgramInstance};
 use fpgacl_kernel_compiler::analysis::{self, Report};
 use fpgacl_kernel_compiler::ir::Module;
 use fpgacl_kernel_compiler::link::{LinkOptions, Object, ObjectKind};
+use fpgacl_kernel_compiler::options::has_option;
 use fpgacl_kernel_compiler::SourceFile;
 use parking_lot::Mutex;
 
@@ -213,14 +214,9 @@ impl Program {
     /// Whether `clGetKernelArgInfo` may answer: the executable was built with
     /// `-cl-kernel-arg-info` (OpenCL 1.2, 5.7.3).
     pub fn has_kernel_arg_info(&self) -> bool {
+        const OPT: &str = "-cl-kernel-arg-info";
         let st = self.state.lock();
-        st.options
-            .split_whitespace()
-            .any(|o| o == "-cl-kernel-arg-info")
-            || st
-                .object
-                .as_ref()
-                .is_some_and(|o| o.has_option("-cl-kernel-arg-info"))
+        has_option(&st.options, OPT) || st.object.as_ref().is_some_and(|o| o.has_option(OPT))
     }
 
     /// Current build state.
