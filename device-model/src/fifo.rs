@@ -268,6 +268,36 @@ impl Fifo {
         out
     }
 
+    /// One round of a blocking operation's wait (the FIFO is full for a write, empty for a
+    /// read, or a rendezvous write is not taken yet): marks the execution blocked on its first
+    /// round, records a timed execution as stuck, and waits for a change.
+    /// `Some(outcome)`: stop (shutdown or abort), the wait's registration undone.
+    #[allow(clippy::too_many_arguments)]
+    fn block(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        w: &Waiter<'_>,
+        write: bool,
+        timed: bool,
+        waited: &mut bool,
+        sim: &mut Option<u64>,
+        spins: &mut u32,
+    ) -> Option<FifoOutcome> {
+        if !*waited {
+            *waited = true;
+            w.begin(self, write);
+        }
+        if let Some(o) = w.stop() {
+            Self::sim_leave(st, w, *sim);
+            return Some(o);
+        }
+        if timed {
+            self.sim_stuck(st, w, sim);
+        }
+        self.wait(st, spins);
+        None
+    }
+
     /// Non-blocking reads see an element `nb_hop` ticks after its write: one cycle (depth > 0,
     /// as blocking reads), one tick on a rendezvous (so that ties in simulated time are
     /// decided alike whichever host thread comes first).
@@ -315,18 +345,10 @@ impl Fifo {
                     None => continue,
                 }
             }
-            if !waited {
-                waited = true;
-                w.begin(self, true);
-            }
-            if let Some(o) = w.stop() {
-                Self::sim_leave(&mut st, w, sim);
+            if let Some(o) = self.block(&mut st, w, true, timed, &mut waited, &mut sim, &mut spins)
+            {
                 return (o, now);
             }
-            if timed {
-                self.sim_stuck(&mut st, w, &mut sim);
-            }
-            self.wait(&mut st, &mut spins);
         }
         let k = st.writes as usize;
         let freed = if k >= self.cap && (self.depth > 0 || !blocking) {
@@ -352,18 +374,11 @@ impl Fifo {
         self.changed(&st);
         if self.depth == 0 && blocking {
             while st.reads < seq {
-                if !waited {
-                    waited = true;
-                    w.begin(self, true);
-                }
-                if let Some(o) = w.stop() {
-                    Self::sim_leave(&mut st, w, sim);
+                if let Some(o) =
+                    self.block(&mut st, w, true, timed, &mut waited, &mut sim, &mut spins)
+                {
                     return (o, now);
                 }
-                if timed {
-                    self.sim_stuck(&mut st, w, &mut sim);
-                }
-                self.wait(&mut st, &mut spins);
             }
             t = t.max(st.tr[k % self.cap]);
         }
@@ -412,18 +427,10 @@ impl Fifo {
                     None => continue,
                 }
             }
-            if !waited {
-                waited = true;
-                w.begin(self, false);
-            }
-            if let Some(o) = w.stop() {
-                Self::sim_leave(&mut st, w, sim);
+            if let Some(o) = self.block(&mut st, w, false, timed, &mut waited, &mut sim, &mut spins)
+            {
                 return (o, now);
             }
-            if timed {
-                self.sim_stuck(&mut st, w, &mut sim);
-            }
-            self.wait(&mut st, &mut spins);
         }
         let slot = st.head;
         let hop = if self.depth > 0 { TICKS_PER_CYCLE } else { 0 };
