@@ -38,6 +38,7 @@
 //! an overlapping kernel whose emulation takes longer is then left out) X finalises with what
 //! is known.
 
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -271,7 +272,10 @@ impl Ledger {
         self.cond.notify_all();
         let since = Instant::now();
         let mut last: Option<Sample> = None;
-        let cycles = loop {
+        // A panic (caught by the queue worker: the command fails) must not leave the counts
+        // raised: `busy` would then block every later finalisation (condition 2) until
+        // FALLBACK and hide channel deadlocks from the diagnosis for good.
+        let cycles = catch_unwind(AssertUnwindSafe(|| loop {
             let ev = self.evaluate(&mut st, dev, t.id);
             let done = if since.elapsed() >= FALLBACK {
                 true
@@ -300,12 +304,12 @@ impl Ledger {
                 _ => POLL,
             };
             self.cond.wait_for(&mut st, pause);
-        };
+        }));
         st.finalizing -= 1;
         dev.busy.fetch_sub(1, Ordering::SeqCst);
         drop(st);
         self.cond.notify_all();
-        cycles
+        cycles.unwrap_or_else(|p| resume_unwind(p))
     }
 
     /// Times every Known run against the Final ones: run `id`'s end, duration and segments,
