@@ -50,6 +50,13 @@ impl RunOutput {
         !self.timed_out && self.status.is_some_and(|s| s.success())
     }
 
+    /// The example passed: exit 0, no `FAIL:` line, and a line starting with `PASS: `.
+    pub fn passed(&self) -> bool {
+        self.success()
+            && self.fail_lines().is_empty()
+            && self.stdout.lines().any(|l| l.starts_with("PASS: "))
+    }
+
     /// The `FAIL: ...` lines the program printed.
     pub fn fail_lines(&self) -> Vec<&str> {
         self.stdout
@@ -205,10 +212,11 @@ pub fn assert_example_passes(name: &str, how: &str) {
         other => panic!("unknown linkage {other:?} (use \"icd\" or \"direct\")"),
     };
     let out = run_example(example, &linkage);
-    let passed = out.success()
-        && out.fail_lines().is_empty()
-        && out.stdout.lines().any(|l| l.starts_with("PASS: "));
-    assert!(passed, "example {name} ({how}) failed:\n{}", out.describe());
+    assert!(
+        out.passed(),
+        "example {name} ({how}) failed:\n{}",
+        out.describe()
+    );
 }
 
 #[cfg(test)]

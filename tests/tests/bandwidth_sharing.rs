@@ -24,10 +24,11 @@ const BOARD_MBPS: f64 = 25600.0;
 fn run_once() -> BTreeMap<String, f64> {
     let ex = example("concurrent_bandwidth").expect("example listed");
     let out = run_example(ex, &Linkage::IcdLoader);
-    let passed = out.success()
-        && out.fail_lines().is_empty()
-        && out.stdout.lines().any(|l| l.starts_with("PASS: "));
-    assert!(passed, "concurrent_bandwidth failed:\n{}", out.describe());
+    assert!(
+        out.passed(),
+        "concurrent_bandwidth failed:\n{}",
+        out.describe()
+    );
     let figures = printed_figures(
         &out.stdout,
         &[

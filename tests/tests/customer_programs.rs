@@ -15,9 +15,7 @@ use fpgacl_tests::{
 fn on_fpgacl(name: &str) -> RunOutput {
     let out = run_example(example(name).expect("known example"), &Linkage::IcdLoader);
     assert!(
-        out.success()
-            && out.fail_lines().is_empty()
-            && out.stdout.contains(&format!("PASS: {name}")),
+        out.passed() && out.stdout.contains(&format!("PASS: {name}")),
         "{name} failed on fpgacl:\n{}",
         out.describe()
     );

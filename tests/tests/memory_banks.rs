@@ -18,10 +18,7 @@ use fpgacl_tests::{assert_within, example, printed_figures, run_example, Linkage
 fn run_once() -> BTreeMap<String, f64> {
     let ex = example("memory_banks").expect("example listed");
     let out = run_example(ex, &Linkage::IcdLoader);
-    let passed = out.success()
-        && out.fail_lines().is_empty()
-        && out.stdout.lines().any(|l| l.starts_with("PASS: "));
-    assert!(passed, "memory_banks failed:\n{}", out.describe());
+    assert!(out.passed(), "memory_banks failed:\n{}", out.describe());
     let figures = printed_figures(
         &out.stdout,
         &[

@@ -121,8 +121,7 @@ fn program_build_aocx() -> PathBuf {
 
 /// Passed: exit 0, a `PASS:` line, no `FAIL:` line.
 fn passed(out: &RunOutput) -> bool {
-    out.success()
-        && out.fail_lines().is_empty()
+    out.passed()
         && out
             .stdout
             .lines()
