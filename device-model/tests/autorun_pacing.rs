@@ -1,10 +1,12 @@
 //! Pacing of autorun kernels: an execution that moves data restarts at once, one that moves
 //! nothing (only failed non-blocking operations) backs off so an idle instance stays near-idle.
 
+mod timing_util;
+
 use fpgacl_device_model::*;
-use fpgacl_kernel_compiler::SourceFile;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use timing_util::*;
 
 const SRC: &str = r#"
 #pragma OPENCL EXTENSION cl_intel_channels : enable
@@ -30,28 +32,7 @@ __kernel void poller(void) {
 "#;
 
 fn instance() -> Arc<ProgramInstance> {
-    let out = fpgacl_kernel_compiler::build(
-        &[SourceFile {
-            name: "k.cl".into(),
-            text: SRC.into(),
-        }],
-        "",
-    )
-    .expect("options");
-    let m = out
-        .module
-        .unwrap_or_else(|| panic!("build failed:\n{}", out.log));
-    Arc::new(
-        ProgramInstance::new(
-            m,
-            &Board::default_board(),
-            ExecConfig {
-                threads: 1,
-                ..Default::default()
-            },
-        )
-        .expect("decodes"),
-    )
+    Arc::new(kit(SRC, 1).inst)
 }
 
 fn kidx(inst: &ProgramInstance, name: &str) -> u32 {
@@ -60,13 +41,6 @@ fn kidx(inst: &ProgramInstance, name: &str) -> u32 {
         .iter()
         .position(|k| k.name == name)
         .unwrap() as u32
-}
-
-fn int_buf(data: &[i32]) -> Arc<DeviceMemory> {
-    let m = DeviceMemory::new(data.len() * 4).unwrap();
-    let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_ne_bytes()).collect();
-    m.write(0, &bytes).unwrap();
-    Arc::new(m)
 }
 
 fn read_ints(m: &DeviceMemory, n: usize) -> Vec<i32> {
@@ -94,8 +68,8 @@ fn pipeline(
     n: usize,
 ) -> Duration {
     let src: Vec<i32> = (0..n as i32).collect();
-    let sbuf = int_buf(&src);
-    let dbuf = int_buf(&vec![0; n]);
+    let sbuf = buf(&src);
+    let dbuf = buf(&vec![0; n]);
     let nn = ArgBinding::Value((n as i32).to_ne_bytes().to_vec());
     let t0 = Instant::now();
     std::thread::scope(|s| {

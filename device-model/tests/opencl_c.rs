@@ -1,24 +1,11 @@
 //! Kernels written in OpenCL C, compiled by `fpgacl_kernel_compiler::build` and executed.
 
+mod timing_util;
+
 use fpgacl_device_model::*;
-use fpgacl_kernel_compiler::SourceFile;
 use parking_lot::Mutex;
 use std::sync::Arc;
-
-pub fn compile(src: &str) -> Arc<fpgacl_kernel_compiler::ir::Module> {
-    let out = fpgacl_kernel_compiler::build(
-        &[SourceFile {
-            name: "k.cl".into(),
-            text: src.into(),
-        }],
-        "",
-    )
-    .expect("options");
-    match out.module {
-        Some(m) => m,
-        None => panic!("build failed:\n{}", out.log),
-    }
-}
+use timing_util::compile;
 
 pub fn instance(src: &str, threads: usize) -> (ProgramInstance, Arc<Mutex<Vec<u8>>>) {
     let out = Arc::new(Mutex::new(Vec::new()));
