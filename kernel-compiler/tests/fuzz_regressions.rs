@@ -7,7 +7,7 @@
 //! `tests/corpus/fuzz/` holds minimised reproducers of crashes fixed in the compiler;
 //! `fuzz/corpus/parse/` holds a coverage-minimised sample of the fuzzer's corpus.
 
-use fpgacl_kernel_compiler::lower::{lower_with, LowerOptions};
+use fpgacl_kernel_compiler::lower::lower;
 use fpgacl_kernel_compiler::parse::parse;
 use fpgacl_kernel_compiler::preprocess::{preprocess, MapResolver, PpOptions};
 use fpgacl_kernel_compiler::{build, Diagnostics, Severity, SourceFile, SourceMap};
@@ -38,7 +38,7 @@ fn uncaught_pipeline(text: String) -> Result<bool, String> {
             let tu = parse(&toks, &mut d);
             let lowered = !d.has_errors();
             if lowered {
-                let _ = lower_with(&tu, &mut d, LowerOptions::default());
+                let _ = lower(&tu, &mut d);
             }
             let _ = d.render(&sm);
             lowered

@@ -568,7 +568,6 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 let s = match suffix {
                     FloatSuffix::F => Scalar::F32,
                     FloatSuffix::H => Scalar::F16,
-                    FloatSuffix::None if self.p.opts.single_precision_constant => Scalar::F32,
                     FloatSuffix::None => Scalar::F64,
                 };
                 if s == Scalar::F16 {

@@ -62,27 +62,16 @@ pub(crate) struct Program<'a> {
     pub channels_enabled: bool,
     /// Variable attributes by declaration location (kept for the analysis).
     pub var_attrs: Vec<(Loc, String, attrs::VarAttrs)>,
-    pub opts: LowerOptions,
     /// Typedef names whose declaration had an error: their uses are not reported again.
     pub poisoned_types: HashSet<String>,
     /// Program-scope objects whose declaration had an error.
     pub poisoned_globals: HashSet<String>,
 }
 
-/// Build options that change how the program is lowered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LowerOptions {
-    /// `-cl-single-precision-constant`: unsuffixed floating literals are `float`.
-    pub single_precision_constant: bool,
-}
-
-/// Lowers a translation unit to a module (kernels in source order).
+/// Lowers a translation unit to a module (kernels in source order). Options that change the
+/// source's meaning (`-cl-single-precision-constant`) are applied to its tokens before
+/// (`build::preprocess_unit`).
 pub fn lower(tu: &TranslationUnit, diags: &mut Diagnostics) -> ir::Module {
-    lower_with(tu, diags, LowerOptions::default())
-}
-
-/// [`lower`] with options.
-pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOptions) -> ir::Module {
     let mut p = Program {
         recs: Records::default(),
         tscopes: vec![TypeScope::default()],
@@ -93,7 +82,6 @@ pub fn lower_with(tu: &TranslationUnit, diags: &mut Diagnostics, opts: LowerOpti
         diags,
         channels_enabled: false,
         var_attrs: vec![],
-        opts,
         poisoned_types: HashSet::new(),
         poisoned_globals: HashSet::new(),
     };
@@ -835,9 +823,6 @@ impl Program<'_> {
                 let s = match suffix {
                     crate::token::FloatSuffix::F => Scalar::F32,
                     crate::token::FloatSuffix::H => Scalar::F16,
-                    crate::token::FloatSuffix::None if self.opts.single_precision_constant => {
-                        Scalar::F32
-                    }
                     crate::token::FloatSuffix::None => Scalar::F64,
                 };
                 Some(CVal::Float(*value, s).cast(s))

@@ -1,5 +1,5 @@
 //! The front end as `build()` runs it, minus `catch_unwind`: shared by the parse targets.
-use fpgacl_kernel_compiler::lower::{lower_with, LowerOptions};
+use fpgacl_kernel_compiler::lower::lower;
 use fpgacl_kernel_compiler::parse::parse;
 use fpgacl_kernel_compiler::preprocess::{preprocess, MapResolver, PpOptions};
 use fpgacl_kernel_compiler::{Diagnostics, SourceMap};
@@ -24,7 +24,7 @@ pub fn run(data: &[u8]) {
             }
             let tu = parse(&toks, &mut d);
             if !d.has_errors() {
-                let _ = lower_with(&tu, &mut d, LowerOptions::default());
+                let _ = lower(&tu, &mut d);
             }
             let _ = d.render(&sm);
         })
