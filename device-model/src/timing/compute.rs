@@ -143,10 +143,15 @@ pub fn loop_drain(rep: &KernelReport) -> u64 {
         .ceil() as u64
 }
 
+/// The pipeline latency of the code outside loops (rule C5), whole cycles.
+fn pipeline_latency(rep: &KernelReport) -> u64 {
+    rep.pipeline_latency.max(0.0).ceil() as u64
+}
+
 /// The fill a kernel run pays once (rule C5): its pipeline latency outside loops plus one
 /// drain of every top-level loop.
 pub fn fill_once(rep: &KernelReport) -> u64 {
-    (rep.pipeline_latency.max(0.0).ceil() as u64).saturating_add(loop_drain(rep))
+    pipeline_latency(rep).saturating_add(loop_drain(rep))
 }
 
 impl ComputeModel {
@@ -268,7 +273,7 @@ impl ComputeModel {
             barrier_regions,
             loops,
             item: if ndrange { TICKS_PER_CYCLE / lanes } else { 0 },
-            pipeline_latency: rep.pipeline_latency.max(0.0).ceil() as u64,
+            pipeline_latency: pipeline_latency(rep),
             loop_drain: loop_drain(rep),
             barriers_outside,
             barriers_in_loop,
