@@ -937,21 +937,21 @@ fn run_kernel(
     // Timed executions with channels/pipes take part in the conservative decision of
     // non-blocking FIFO operations (rule F); the others cannot write or read their FIFOs in
     // simulated time.
-    let own: Option<RunGuard> = match reg {
+    let mut own: Option<RunGuard> = None;
+    let guard: &RunGuard = match reg {
         Some(g) => {
             if let Some(c) = clock {
                 g.state().publish_clock(c.start_tick);
             }
-            None
+            g
         }
-        None => Some(inner.activity.register_timed(
+        None => own.insert(inner.activity.register_timed(
             &f.name,
             f.attrs.autorun,
             [cid[0] as u32, cid[1] as u32, cid[2] as u32],
             clock.filter(|_| sequential).map(|c| c.start_tick),
         )),
     };
-    let guard: &RunGuard = reg.or(own.as_ref()).expect("registered above");
     let total = plan.total_groups();
     let nsites = module.sites.len();
     let nloops = f.loops.len();
