@@ -142,14 +142,9 @@ fn is_global_memory(kind: SiteKind, space: AddrSpace) -> bool {
 }
 
 /// The compute model of a kernel by name (to build the [`ClockPlan`] of a channel kernel
-/// before running it).
+/// before running it), for work-groups of one work-item unless the kernel requires a size.
 pub fn compute_model(module: &Module, report: &KernelReport) -> Result<ComputeModel, TimingError> {
-    let f = module
-        .kernels
-        .iter()
-        .find(|k| k.name == report.name)
-        .ok_or_else(|| TimingError::NoSuchKernel(report.name.clone()))?;
-    Ok(ComputeModel::new(f, report))
+    compute_model_for_group(module, report, [1; 3])
 }
 
 /// [`compute_model`] for a launch with work-groups of `local_size` (rule C4: the work-items
