@@ -119,7 +119,10 @@ fn dynamic_ii_of_an_outer_loop_follows_the_inner_trip_count() {
         .map(|l| l.iteration_latency)
         .sum();
     assert!(drains > 0.0, "top-level loops have an iteration latency");
-    assert_eq!(fill, (rep.pipeline_latency + drains).ceil() as u64);
+    assert_eq!(
+        fill,
+        rep.pipeline_latency.ceil() as u64 + drains.ceil() as u64
+    );
 }
 
 /// The guide's nested `sum` with a dependency carried across the inner loop: outer iterations
