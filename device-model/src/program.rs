@@ -214,10 +214,8 @@ struct AutorunSlot {
     runs: AtomicU64,
     counters: CounterBlock,
     fault: Mutex<Option<KernelFault>>,
-    /// The clock plan of the kernel (rules C1-C4), starting at the program's load cycle;
-    /// `None`: untimed (no static analysis).
-    plan: Option<ClockPlan>,
-    /// The kernel's compute model (the capture window of rule A2).
+    /// The kernel's compute model: its clock plan (rules C1-C4) and the capture window of
+    /// rule A2; `None`: untimed (no static analysis).
     model: Option<ComputeModel>,
     /// The instance's clock: the tick its next execution starts at (rule A1).
     tick: AtomicU64,
@@ -301,8 +299,9 @@ impl ProgramInstance {
                 ComputeModel::new(f, &rep)
             }))
             .ok();
-            let plan = model.as_ref().map(|m| m.clock_plan(load_cycle));
-            let start_tick = plan.as_ref().map_or(0, |p| p.start_tick);
+            let start_tick = model
+                .as_ref()
+                .map_or(0, |m| m.clock_plan(load_cycle).start_tick);
             let cu = f.attrs.num_compute_units;
             for z in 0..cu[2].max(1) {
                 for y in 0..cu[1].max(1) {
@@ -313,7 +312,6 @@ impl ProgramInstance {
                             runs: AtomicU64::new(0),
                             counters: CounterBlock::new(module.sites.len(), f.loops.len()),
                             fault: Mutex::new(None),
-                            plan: plan.clone(),
                             model: model.clone(),
                             tick: AtomicU64::new(start_tick),
                             since_tick: AtomicU64::new(start_tick),
@@ -509,7 +507,7 @@ impl Drop for ProgramInstance {
 /// non-blocking decisions, rule F-nb) when it runs with a clock and uses channels.
 fn autorun_registration(inner: &Arc<Inner>, slot: &AutorunSlot) -> RunGuard {
     let f = &inner.module.kernels[slot.kernel as usize];
-    let timed = slot.plan.is_some() && inner.code[slot.kernel as usize].uses_fifos;
+    let timed = slot.model.is_some() && inner.code[slot.kernel as usize].uses_fifos;
     inner.activity.register_timed(
         &f.name,
         true,
@@ -523,7 +521,7 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
     let spec = LaunchSpec::task(slot.kernel, Vec::new());
     let cid = [slot.cid[0] as u64, slot.cid[1] as u64, slot.cid[2] as u64];
     // One plan for the thread's lifetime: only its start tick changes between executions.
-    let mut plan = slot.plan.clone();
+    let mut plan = slot.model.as_ref().map(|m| m.clock_plan(0));
     // `reg`: one registration for the instance's lifetime, so a timed instance stays a partner
     // of the non-blocking decisions between executions too (its clock published at each start).
     // The instance's channel and pipe sites: an execution that completed an operation on one
