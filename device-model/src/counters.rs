@@ -72,6 +72,17 @@ impl CounterBlock {
         }
     }
 
+    /// The fields of one site (`None` for a site out of range): one bounds check for all
+    /// the counts of an access.
+    #[inline(always)]
+    pub fn site_row(&self, site: usize) -> Option<&[AtomicU64; field::COUNT]> {
+        let start = site.checked_mul(field::COUNT)?;
+        self.data
+            .get(start..start.checked_add(field::COUNT)?)?
+            .try_into()
+            .ok()
+    }
+
     /// Counts one visit of the header of loop `l`.
     #[inline(always)]
     pub fn add_loop(&self, l: usize) {

@@ -270,6 +270,29 @@ pub enum Op {
     },
     Convert(u32),
     Bitcast(u32),
+    /// A scalar lane-wise builtin (`rotate`, `rsqrt`, `mad`, ...) with its operands inline:
+    /// `d = builtins::lane(f, k, dk, a, b, c)`; an absent operand (`NONE`) reads 0.
+    Lane {
+        f: BuiltinFn,
+        k: Scalar,
+        dk: Scalar,
+        d: u32,
+        a: u32,
+        b: u32,
+        c: u32,
+    },
+    /// The same on `n` lanes (`vec`: relational results are -1/0); `dn` result lanes.
+    LaneV {
+        f: BuiltinFn,
+        k: Scalar,
+        dk: Scalar,
+        n: u8,
+        dn: u8,
+        d: u32,
+        a: u32,
+        b: u32,
+        c: u32,
+    },
     Builtin(u32),
     BuiltinPtr(u32),
     WorkItem {

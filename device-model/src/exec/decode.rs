@@ -143,6 +143,11 @@ impl Dec<'_> {
         self.code.locs.push(loc);
     }
 
+    fn push_op(&mut self, op: Op, loc: fpgacl_kernel_compiler::Loc) -> Result<(), DecodeError> {
+        self.push(op, loc);
+        Ok(())
+    }
+
     fn inst(&mut self, i: &Inst, loc: fpgacl_kernel_compiler::Loc) -> Result<(), DecodeError> {
         let lanes = |t: ValTy| t.lanes.max(1) as u32;
         let op = match i {
@@ -330,6 +335,50 @@ impl Dec<'_> {
                 };
                 if n > 16 || dn > 16 {
                     return Err(err(self.f, "builtin on more than 16 lanes"));
+                }
+                // Lane-wise builtins (what `builtins::eval` computes lane by lane) run inline.
+                let lane_wise = !matches!(
+                    f,
+                    BuiltinFn::Dot
+                        | BuiltinFn::Length
+                        | BuiltinFn::Distance
+                        | BuiltinFn::Normalize
+                        | BuiltinFn::Cross
+                        | BuiltinFn::Any
+                        | BuiltinFn::All
+                );
+                if lane_wise {
+                    let d = self.reg(*dst, dn)?;
+                    let (k, dk) = (ty.scalar, dst_ty.scalar);
+                    let [a, b, c] = a;
+                    if n == 1 && dst_ty.lanes <= 1 {
+                        return self.push_op(
+                            Op::Lane {
+                                f: *f,
+                                k,
+                                dk,
+                                d,
+                                a,
+                                b,
+                                c,
+                            },
+                            loc,
+                        );
+                    }
+                    return self.push_op(
+                        Op::LaneV {
+                            f: *f,
+                            k,
+                            dk,
+                            n: n as u8,
+                            dn: dn.min(n) as u8,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        loc,
+                    );
                 }
                 self.code.builtins.push(BuiltinX {
                     f: *f,

@@ -120,6 +120,11 @@ impl<'a> Worker<'a> {
                 issued_base: 0,
                 word_bytes: plan.word_bytes,
                 max_burst_words: plan.max_burst_words,
+                word_shift: if plan.word_bytes.is_power_of_two() {
+                    plan.word_bytes.trailing_zeros()
+                } else {
+                    u32::MAX
+                },
                 fifo,
                 printf: if has_printf {
                     vec![Vec::new(); l]

@@ -16,7 +16,10 @@ use fpgacl_kernel_compiler::ir::{
     REGION_SHIFT,
 };
 use fpgacl_kernel_compiler::Loc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicI64, AtomicU32, AtomicU64,
+    Ordering::{Relaxed, SeqCst},
+};
 use std::sync::Arc;
 
 /// One addressable memory region of the current work-item (index = pointer region number).
@@ -69,6 +72,13 @@ pub enum Exit {
     Barrier,
 }
 
+/// What an out-of-line op leads to.
+enum Cold {
+    /// Continue at this op.
+    Next(usize),
+    Exit(Exit),
+}
+
 /// A fault with the op index where it happened.
 #[derive(Clone, Debug)]
 pub struct Trap {
@@ -106,6 +116,8 @@ pub struct Machine<'a> {
     /// both at least 1 (`Board::mem_word_bytes`, `Board::max_burst_words`).
     pub word_bytes: u64,
     pub max_burst_words: u64,
+    /// `log2(word_bytes)` when it is a power of two, else `u32::MAX`.
+    pub word_shift: u32,
     pub fifo: Option<FifoEnv<'a>>,
     /// `printf` output per work-item of the group (index = local linear id).
     pub printf: Vec<Vec<u8>>,
@@ -117,6 +129,12 @@ pub struct Machine<'a> {
     pub clock: u64,
     /// Timing hook: the clock's costs; `None` = untimed run (FIFO ops use `fifo::UNTIMED`).
     pub clock_plan: Option<&'a ClockPlan>,
+}
+
+/// Adds `v` to a counter of a block that this thread alone writes (see [`CounterBlock`]).
+#[inline(always)]
+fn bump(c: &AtomicU64, v: u64) {
+    c.store(c.load(Relaxed).wrapping_add(v), Relaxed);
 }
 
 /// Executions of one site by one work-item that are ordered by issue slot for burst
@@ -159,15 +177,21 @@ pub fn pos_of(m: &Module, loc: Loc) -> SourcePos {
     }
 }
 
+/// Reads one lane of kind `k` and normalises it to its slot encoding (as `norm` does), with
+/// one dispatch on the kind.
 #[inline(always)]
 unsafe fn read_lane(k: Scalar, p: *const u8) -> u64 {
-    let v = match k.size() {
-        1 => *p as u64,
-        2 => std::ptr::read_unaligned(p as *const u16) as u64,
-        4 => std::ptr::read_unaligned(p as *const u32) as u64,
-        _ => std::ptr::read_unaligned(p as *const u64),
-    };
-    norm(k, v)
+    use std::ptr::read_unaligned as rd;
+    match k {
+        Scalar::Bool => (*p != 0) as u64,
+        Scalar::I8 => *p as i8 as i64 as u64,
+        Scalar::U8 => *p as u64,
+        Scalar::I16 => rd(p as *const i16) as i64 as u64,
+        Scalar::U16 | Scalar::F16 => rd(p as *const u16) as u64,
+        Scalar::I32 => rd(p as *const i32) as i64 as u64,
+        Scalar::U32 | Scalar::F32 => rd(p as *const u32) as u64,
+        Scalar::I64 | Scalar::U64 | Scalar::F64 => rd(p as *const u64),
+    }
 }
 
 #[inline(always)]
@@ -357,68 +381,82 @@ impl Machine<'_> {
         }
     }
 
-    /// Counts one access of a site.
+    /// Counts one access of a site: one row of the counter block (bounds checked once), the
+    /// site's last address and its burst tracker, with the memory word arithmetic done by a
+    /// shift when the board's word width is a power of two (always, on real boards).
     #[inline(always)]
     fn count(&mut self, site: u32, addr: u64, size: u64, elem: u64) {
         let s = site as usize;
-        let c = self.counters;
-        c.add_site(s, field::FIRES, 1);
-        c.add_site(s, field::BYTES, size);
-        if let Some(l) = self.last.get_mut(s) {
-            if *l != u64::MAX {
-                if addr == l.wrapping_add(size) {
-                    c.add_site(s, field::SEQUENTIAL, 1);
-                } else if addr == *l {
-                    c.add_site(s, field::REPEATED, 1);
-                }
+        let ns = self.last.len();
+        let (Some(row), Some(l)) = (self.counters.site_row(s), self.last.get_mut(s)) else {
+            return;
+        };
+        bump(&row[field::FIRES], 1);
+        bump(&row[field::BYTES], size);
+        let prev = *l;
+        *l = addr;
+        if prev != u64::MAX {
+            if addr == prev.wrapping_add(size) {
+                bump(&row[field::SEQUENTIAL], 1);
+            } else if addr == prev {
+                bump(&row[field::REPEATED], 1);
             }
-            *l = addr;
         }
         let align = if size.is_power_of_two() { size } else { elem };
         if addr & (align - 1) != 0 {
-            c.add_site(s, field::UNALIGNED, 1);
+            bump(&row[field::UNALIGNED], 1);
         }
-        // Burst formation: words newly touched, bursts started, longest burst.
-        if size > 0 {
-            let ns = self.last.len();
-            // Groups of one work-item have no `issued` entries: slot 0, execution order.
-            let slot = if let Some(k) = self.issued.get_mut(self.issued_base + s) {
+        if size == 0 {
+            return;
+        }
+        // Burst formation: words newly touched, bursts started, longest burst. Groups of one
+        // work-item have no `issued` entries: slot 0, execution order.
+        let slot = match self.issued.get_mut(self.issued_base + s) {
+            Some(k) => {
                 let slot = *k as usize;
                 if *k < ISSUE_SLOTS {
                     *k += 1;
                 }
                 slot
-            } else {
-                0
-            };
-            if slot >= self.burst_rows {
-                self.add_burst_rows(slot + 1, ns);
             }
-            if let Some(b) = self.bursts.get_mut(slot * ns + s) {
-                let w = self.word_bytes;
-                let (w0, w1) = if w.is_power_of_two() {
-                    let sh = w.trailing_zeros();
-                    (addr >> sh, (addr + size - 1) >> sh)
-                } else {
-                    (addr / w, (addr + size - 1) / w)
-                };
-                let (new, cont) = if b.0 != u64::MAX && w0 == b.0 {
-                    (w1 - w0, true)
-                } else if b.0 != u64::MAX && w0 == b.0.wrapping_add(1) {
-                    (w1 - w0 + 1, true)
-                } else {
-                    (w1 - w0 + 1, false)
-                };
-                if cont && b.1 + new <= self.max_burst_words {
-                    b.1 += new;
-                } else {
-                    c.add_site(s, field::BURSTS, 1);
-                    b.1 = new;
-                }
-                b.0 = w1;
-                c.add_site(s, field::WORDS, new);
-                c.max_site(s, field::MAX_BURST, b.1);
-            }
+            None => 0,
+        };
+        if slot >= self.burst_rows {
+            self.add_burst_rows(slot + 1, ns);
+        }
+        let (w0, w1) = if self.word_shift != u32::MAX {
+            (
+                addr >> self.word_shift,
+                (addr + size - 1) >> self.word_shift,
+            )
+        } else {
+            let w = self.word_bytes;
+            (addr / w, (addr + size - 1) / w)
+        };
+        let max = self.max_burst_words;
+        let Some(b) = self.bursts.get_mut(slot * ns + s) else {
+            return;
+        };
+        let (new, cont) = if b.0 == u64::MAX {
+            (w1 - w0 + 1, false)
+        } else if w0 == b.0 {
+            (w1 - w0, true)
+        } else if w0 == b.0.wrapping_add(1) {
+            (w1 - w0 + 1, true)
+        } else {
+            (w1 - w0 + 1, false)
+        };
+        if cont && b.1 + new <= max {
+            b.1 += new;
+        } else {
+            bump(&row[field::BURSTS], 1);
+            b.1 = new;
+        }
+        b.0 = w1;
+        bump(&row[field::WORDS], new);
+        let m = &row[field::MAX_BURST];
+        if m.load(Relaxed) < b.1 {
+            m.store(b.1, Relaxed);
         }
     }
 
@@ -455,9 +493,9 @@ impl Machine<'_> {
             }};
         }
         loop {
-            let op = ops[p];
+            let op = &ops[p];
             p += 1;
-            match op {
+            match *op {
                 Op::Jump(t) => p = t as usize,
                 Op::Br { c, t, f } => p = if regs[c as usize] != 0 { t } else { f } as usize,
                 Op::BrCmpS { op, a, b, t, f } => {
@@ -638,38 +676,12 @@ impl Machine<'_> {
                         self.count(site, addr, size, es);
                     }
                 }
-                Op::WorkItem { f, d, dim } => {
-                    let dm = regs[dim as usize];
-                    let ids = &self.ids;
-                    let pick = |a: &[u64; 3], dflt: u64| {
-                        if dm < 3 {
-                            a[dm as usize]
-                        } else {
-                            dflt
-                        }
-                    };
-                    regs[d as usize] = match f {
-                        WorkItemFn::GlobalId => pick(&ids.gid, 0),
-                        WorkItemFn::LocalId => pick(&ids.lid, 0),
-                        WorkItemFn::GroupId => pick(&ids.grp, 0),
-                        WorkItemFn::GlobalSize => pick(&ids.gsize, 1),
-                        WorkItemFn::LocalSize => pick(&ids.lsize, 1),
-                        WorkItemFn::NumGroups => pick(&ids.ngroups, 1),
-                        WorkItemFn::GlobalOffset => pick(&ids.offset, 0),
-                        WorkItemFn::WorkDim => ids.dim as u64,
-                        WorkItemFn::ComputeId => pick(&ids.cid, 0),
-                    };
-                }
                 Op::Mov { d, s, n } => {
                     regs.copy_within(s as usize..(s + n) as usize, d as usize);
                 }
                 Op::Splat { d, s, n } => {
                     let v = regs[s as usize];
                     regs[d as usize..(d + n) as usize].fill(v);
-                }
-                Op::ConstN(x) => {
-                    let (d, v) = &code.consts[x as usize];
-                    regs[*d as usize..*d as usize + v.len()].copy_from_slice(v);
                 }
                 Op::Shuffle(x) => {
                     let (d, s, idx) = &code.shuffles[x as usize];
@@ -707,132 +719,218 @@ impl Machine<'_> {
                         };
                     }
                 }
-                Op::Cmp {
-                    op,
-                    k,
-                    n,
-                    vec,
-                    d,
-                    a,
-                    b,
-                } => {
-                    for i in 0..n as usize {
-                        let (x, y) = (regs[a as usize + i], regs[b as usize + i]);
-                        let r = if k.is_float() {
-                            cmp_res(op, float_val(k, x), float_val(k, y))
-                        } else if k.is_signed() {
-                            cmp_res(op, x as i64, y as i64)
-                        } else {
-                            cmp_res(op, x, y)
-                        };
-                        regs[d as usize + i] = if vec {
-                            0u64.wrapping_sub(r as u64)
-                        } else {
-                            r as u64
-                        };
-                    }
-                }
                 Op::Select { n, d, c, a, b } => {
                     let src = if regs[c as usize] != 0 { a } else { b };
                     regs.copy_within(src as usize..(src + n) as usize, d as usize);
                 }
-                Op::Convert(x) => {
-                    let c = &code.converts[x as usize];
-                    for i in 0..c.n as usize {
-                        regs[c.d as usize + i] =
-                            convert(c.from, c.to, c.sat, c.rounding, regs[c.s as usize + i]);
-                    }
+                Op::Lane {
+                    f,
+                    k,
+                    dk,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let x = |r: u32| if r == NONE { 0 } else { regs[r as usize] };
+                    regs[d as usize] = builtins::lane(f, k, dk, false, x(a), x(b), x(c));
                 }
-                Op::Bitcast(x) => {
-                    let c = &code.bitcasts[x as usize];
-                    let mut bytes = [0u8; 128];
-                    let fs = c.from.scalar.size() as usize;
-                    for i in 0..c.from.lanes.max(1) as usize {
-                        let v = regs[c.s as usize + i].to_le_bytes();
-                        bytes[i * fs..(i + 1) * fs].copy_from_slice(&v[..fs]);
+                Op::LaneV {
+                    f,
+                    k,
+                    dk,
+                    n,
+                    dn,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let x = |r: u32, i: usize| if r == NONE { 0 } else { regs[r as usize + i] };
+                    let mut out = [0u64; 16];
+                    let vec = dn > 1;
+                    for (i, o) in out.iter_mut().enumerate().take(n as usize) {
+                        *o = builtins::lane(f, k, dk, vec, x(a, i), x(b, i), x(c, i));
                     }
-                    let ts = c.to.scalar.size() as usize;
-                    for i in 0..c.to.lanes.max(1) as usize {
-                        let mut v = [0u8; 8];
-                        v[..ts].copy_from_slice(&bytes[i * ts..(i + 1) * ts]);
-                        regs[c.d as usize + i] = norm(c.to.scalar, u64::from_le_bytes(v));
-                    }
-                }
-                Op::Builtin(x) => builtins::eval(&code.builtins[x as usize], regs),
-                Op::BuiltinPtr(x) => {
-                    let c = &code.bptrs[x as usize];
-                    if let Err(e) = self.builtin_ptr(c, regs) {
-                        trap!(e, c.site)
-                    }
-                }
-                Op::Switch(x) => {
-                    let s = &code.switches[x as usize];
-                    let v = regs[s.v as usize];
-                    p = s
-                        .cases
-                        .iter()
-                        .find(|c| c.0 == v)
-                        .map(|c| c.1)
-                        .unwrap_or(s.default) as usize;
+                    let d = d as usize;
+                    regs[d..d + dn as usize].copy_from_slice(&out[..dn as usize]);
                 }
                 Op::Ret => {
                     *pc = p as u32;
                     return Ok(Exit::Return);
                 }
-                Op::Unreachable => trap!(FaultKind::Unreachable, NONE),
-                Op::Copy(x) => {
-                    let c = &code.copies[x as usize];
-                    let (dv, sv, n) = (regs[c.d as usize], regs[c.s as usize], c.bytes as u64);
-                    let src = match self.resolve(sv, n, false) {
-                        Ok(x) => x,
-                        Err(e) => trap!(e, c.load_site),
+                _ => match self.cold(op, regs, p) {
+                    Ok(Cold::Next(next)) => p = next,
+                    Ok(Cold::Exit(exit)) => {
+                        *pc = p as u32;
+                        return Ok(exit);
+                    }
+                    Err(t) => {
+                        *pc = t.pc;
+                        return Err(t);
+                    }
+                },
+            }
+        }
+    }
+
+    /// The ops that are rare in inner loops, out of line so that the hot loop stays small.
+    /// `p` points after `op`; returns an exit (barrier) or a trap at `op`.
+    #[inline(never)]
+    fn cold(&mut self, op: &Op, regs: &mut [u64], mut p: usize) -> Result<Cold, Trap> {
+        let code = self.code;
+        macro_rules! trap {
+            ($kind:expr, $site:expr) => {{
+                return Err(Trap {
+                    pc: p as u32 - 1,
+                    kind: $kind,
+                    site: $site,
+                });
+            }};
+        }
+        match *op {
+            Op::WorkItem { f, d, dim } => {
+                let dm = regs[dim as usize];
+                let ids = &self.ids;
+                let pick = |a: &[u64; 3], dflt: u64| {
+                    if dm < 3 {
+                        a[dm as usize]
+                    } else {
+                        dflt
+                    }
+                };
+                regs[d as usize] = match f {
+                    WorkItemFn::GlobalId => pick(&ids.gid, 0),
+                    WorkItemFn::LocalId => pick(&ids.lid, 0),
+                    WorkItemFn::GroupId => pick(&ids.grp, 0),
+                    WorkItemFn::GlobalSize => pick(&ids.gsize, 1),
+                    WorkItemFn::LocalSize => pick(&ids.lsize, 1),
+                    WorkItemFn::NumGroups => pick(&ids.ngroups, 1),
+                    WorkItemFn::GlobalOffset => pick(&ids.offset, 0),
+                    WorkItemFn::WorkDim => ids.dim as u64,
+                    WorkItemFn::ComputeId => pick(&ids.cid, 0),
+                };
+            }
+            Op::ConstN(x) => {
+                let (d, v) = &code.consts[x as usize];
+                regs[*d as usize..*d as usize + v.len()].copy_from_slice(v);
+            }
+            Op::Cmp {
+                op,
+                k,
+                n,
+                vec,
+                d,
+                a,
+                b,
+            } => {
+                for i in 0..n as usize {
+                    let (x, y) = (regs[a as usize + i], regs[b as usize + i]);
+                    let r = if k.is_float() {
+                        cmp_res(op, float_val(k, x), float_val(k, y))
+                    } else if k.is_signed() {
+                        cmp_res(op, x as i64, y as i64)
+                    } else {
+                        cmp_res(op, x, y)
                     };
-                    let dst = match self.resolve(dv, n, true) {
-                        Ok(x) => x,
-                        Err(e) => trap!(e, c.store_site),
+                    regs[d as usize + i] = if vec {
+                        0u64.wrapping_sub(r as u64)
+                    } else {
+                        r as u64
                     };
-                    // SAFETY: both ranges checked; `copy` allows overlap.
-                    unsafe { std::ptr::copy(src, dst, n as usize) };
-                    if c.load_site != NONE {
-                        self.count(c.load_site, sv, n, 1);
-                    }
-                    if c.store_site != NONE {
-                        self.count(c.store_site, dv, n, 1);
-                    }
                 }
-                Op::Atomic(x) => {
-                    let c = &code.atomics[x as usize];
-                    match self.atomic(c, regs) {
-                        Ok(v) => regs[c.d as usize] = v,
-                        Err(e) => trap!(e, c.site),
-                    }
+            }
+            Op::Convert(x) => {
+                let c = &code.converts[x as usize];
+                for i in 0..c.n as usize {
+                    regs[c.d as usize + i] =
+                        convert(c.from, c.to, c.sat, c.rounding, regs[c.s as usize + i]);
                 }
-                Op::FifoRead(x) | Op::FifoWrite(x) => {
-                    let write = matches!(op, Op::FifoWrite(_));
-                    let c = &code.fifos[x as usize];
-                    if let Err(e) = self.fifo_op(c, write, regs, p as u32 - 1) {
+            }
+            Op::Bitcast(x) => {
+                let c = &code.bitcasts[x as usize];
+                let mut bytes = [0u8; 128];
+                let fs = c.from.scalar.size() as usize;
+                for i in 0..c.from.lanes.max(1) as usize {
+                    let v = regs[c.s as usize + i].to_le_bytes();
+                    bytes[i * fs..(i + 1) * fs].copy_from_slice(&v[..fs]);
+                }
+                let ts = c.to.scalar.size() as usize;
+                for i in 0..c.to.lanes.max(1) as usize {
+                    let mut v = [0u8; 8];
+                    v[..ts].copy_from_slice(&bytes[i * ts..(i + 1) * ts]);
+                    regs[c.d as usize + i] = norm(c.to.scalar, u64::from_le_bytes(v));
+                }
+            }
+            Op::Builtin(x) => builtins::eval(&code.builtins[x as usize], regs),
+            Op::BuiltinPtr(x) => {
+                let c = &code.bptrs[x as usize];
+                if let Err(e) = self.builtin_ptr(c, regs) {
+                    trap!(e, c.site)
+                }
+            }
+            Op::Switch(x) => {
+                let s = &code.switches[x as usize];
+                let v = regs[s.v as usize];
+                p = s
+                    .cases
+                    .iter()
+                    .find(|c| c.0 == v)
+                    .map(|c| c.1)
+                    .unwrap_or(s.default) as usize;
+            }
+            Op::Unreachable => trap!(FaultKind::Unreachable, NONE),
+            Op::Copy(x) => {
+                let c = &code.copies[x as usize];
+                let (dv, sv, n) = (regs[c.d as usize], regs[c.s as usize], c.bytes as u64);
+                let src = match self.resolve(sv, n, false) {
+                    Ok(x) => x,
+                    Err(e) => trap!(e, c.load_site),
+                };
+                let dst = match self.resolve(dv, n, true) {
+                    Ok(x) => x,
+                    Err(e) => trap!(e, c.store_site),
+                };
+                // SAFETY: both ranges checked; `copy` allows overlap.
+                unsafe { std::ptr::copy(src, dst, n as usize) };
+                if c.load_site != NONE {
+                    self.count(c.load_site, sv, n, 1);
+                }
+                if c.store_site != NONE {
+                    self.count(c.store_site, dv, n, 1);
+                }
+            }
+            Op::Atomic(x) => {
+                let c = &code.atomics[x as usize];
+                match self.atomic(c, regs) {
+                    Ok(v) => regs[c.d as usize] = v,
+                    Err(e) => trap!(e, c.site),
+                }
+            }
+            Op::FifoRead(x) | Op::FifoWrite(x) => {
+                let write = matches!(op, Op::FifoWrite(_));
+                let c = &code.fifos[x as usize];
+                if let Err(e) = self.fifo_op(c, write, regs, p as u32 - 1) {
+                    trap!(e, c.site)
+                }
+            }
+            Op::Barrier(_) | Op::WaitEvents => return Ok(Cold::Exit(Exit::Barrier)),
+            Op::AsyncCopy(x) => {
+                let c = &code.asyncs[x as usize];
+                if self.item == 0 {
+                    if let Err(e) = self.async_copy(c, regs) {
                         trap!(e, c.site)
                     }
                 }
-                Op::Barrier(_) | Op::WaitEvents => {
-                    *pc = p as u32;
-                    return Ok(Exit::Barrier);
-                }
-                Op::AsyncCopy(x) => {
-                    let c = &code.asyncs[x as usize];
-                    if self.item == 0 {
-                        if let Err(e) = self.async_copy(c, regs) {
-                            trap!(e, c.site)
-                        }
-                    }
-                    regs[c.event as usize] = 1;
-                }
-                Op::Printf(x) => {
-                    let c = &code.printfs[x as usize];
-                    regs[c.d as usize] = self.printf(c, regs);
-                }
+                regs[c.event as usize] = 1;
             }
+            Op::Printf(x) => {
+                let c = &code.printfs[x as usize];
+                regs[c.d as usize] = self.printf(c, regs);
+            }
+            _ => {}
         }
+        Ok(Cold::Next(p))
     }
 
     fn builtin_ptr(&mut self, c: &BuiltinPtrX, regs: &mut [u64]) -> Result<(), FaultKind> {
