@@ -103,6 +103,23 @@ pub const EXAMPLES: &[Example] = &[
                       loop-carried sum, squares and hash, launched with clEnqueueTask",
     },
     Example {
+        name: "enqueue_scaling",
+        source: "enqueue_scaling.c",
+        kernels: &["enqueue_scaling.cl"],
+        needs_kernels: true,
+        description: "ENQ_N (default 100000) tiny kernels enqueued on one in-order queue \
+                      before one clFinish, with and without profiling; the final counter \
+                      checks every launch ran once, in order (benchmark)",
+    },
+    Example {
+        name: "compute_bench",
+        source: "compute_bench.c",
+        kernels: &["compute_bench.cl"],
+        needs_kernels: true,
+        description: "BENCH_KERNEL=matmul|mandelbrot|nbody at BENCH_N, checked against the \
+                      host (benchmark)",
+    },
+    Example {
         name: "grid_stride",
         source: "grid_stride.c",
         kernels: &["grid_stride.cl"],

@@ -38,6 +38,7 @@
 //! an overlapping kernel whose emulation takes longer is then left out) X finalises with what
 //! is known.
 
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -80,6 +81,12 @@ struct Entry {
     /// The launch's event (set just after `clEnqueue*` created it).
     event: Option<Weak<Event>>,
     phase: Phase,
+    /// Its command's queue (address, out-of-order) once the event is attached.
+    queue: Option<(usize, bool)>,
+    /// Its event reached `CL_SUBMITTED` or `CL_RUNNING` (told by an event callback).
+    submitted: bool,
+    /// Its event left `CL_QUEUED` (any later status).
+    left_queued: bool,
 }
 
 impl Entry {
@@ -90,55 +97,88 @@ impl Entry {
             Some(w) => w.upgrade().is_none_or(|e| e.status() <= CL_COMPLETE),
         }
     }
-
-    /// Whether an Enqueued launch is about to start: its event is submitted or running (or
-    /// not attached yet: the host thread is still in `clEnqueue*`).
-    fn about_to_start(&self) -> bool {
-        match &self.event {
-            None => true,
-            Some(w) => w
-                .upgrade()
-                .is_some_and(|e| matches!(e.status(), CL_SUBMITTED | CL_RUNNING)),
-        }
-    }
 }
 
+/// The ledger's entries. Launches not started yet (`Phase::Enqueued`: a host may queue
+/// hundreds of thousands) are kept apart from the started runs (Running, Known, Final: few,
+/// Final ones are pruned), with counts that answer condition 2 and the "alone" test of
+/// condition 5 without visiting them: every operation costs O(log n) in the number of
+/// launches, so a long burst of launches costs linear time, not quadratic.
 #[derive(Default)]
 struct State {
     next_id: u64,
-    entries: Vec<Entry>,
+    /// Enqueued launches by id.
+    waiting: BTreeMap<u64, Entry>,
+    /// Running, Known and Final runs by id.
+    started: BTreeMap<u64, Entry>,
+    /// Waiting entries without an event yet (the host thread is still in `clEnqueue*`).
+    unattached: usize,
+    /// Waiting entries whose event is `CL_SUBMITTED` or `CL_RUNNING`: about to start.
+    submitted: usize,
+    /// Waiting entries whose event left `CL_QUEUED`.
+    left_queued: usize,
+    /// Waiting entries per queue address.
+    per_queue: HashMap<usize, usize>,
     /// Runs waiting in [`Ledger::finish`] (each counted once in the device's `busy`).
     finalizing: usize,
 }
 
 impl State {
+    fn len(&self) -> usize {
+        self.waiting.len() + self.started.len()
+    }
+
+    /// Removes a waiting entry, keeping the counts.
+    fn take_waiting(&mut self, id: u64) -> Option<Entry> {
+        let e = self.waiting.remove(&id)?;
+        if e.event.is_none() {
+            self.unattached -= 1;
+        }
+        if e.submitted {
+            self.submitted -= 1;
+        }
+        if e.left_queued {
+            self.left_queued -= 1;
+        }
+        if let Some((q, _)) = e.queue {
+            if let Some(c) = self.per_queue.get_mut(&q) {
+                *c -= 1;
+                if *c == 0 {
+                    self.per_queue.remove(&q);
+                }
+            }
+        }
+        Some(e)
+    }
+
+    /// Condition 2's first half: an Enqueued launch is about to start (its event is
+    /// submitted or running, or not attached yet: the host thread is still in `clEnqueue*`).
+    fn any_about_to_start(&self) -> bool {
+        self.unattached > 0 || self.submitted > 0
+    }
+
     /// Whether run `id` is alone in the ledger but for launches queued behind it on its own
     /// in-order queue: those wait for its event, so they cannot start before it ends (a burst
     /// of small kernels on one queue then finalises each at once instead of confirming).
     fn alone(&self, id: u64) -> bool {
-        let Some(mine) = self.entries.iter().find(|e| e.id == id) else {
+        let Some(mine) = self.started.get(&id) else {
             return false;
         };
-        let queue_of = |e: &Entry| {
-            e.event
-                .as_ref()
-                .and_then(Weak::upgrade)
-                .map(|ev| (ev.status(), ev.queue.clone()))
+        let my_queue = mine.event.as_ref().and_then(Weak::upgrade).and(mine.queue);
+        let Some((my_queue, out_of_order)) = my_queue else {
+            return self.len() == 1;
         };
-        let Some((_, Some(my_queue))) = queue_of(mine) else {
-            return self.entries.len() == 1;
-        };
-        if my_queue.out_of_order() {
-            return self.entries.len() == 1;
+        if out_of_order {
+            return self.len() == 1;
         }
-        self.entries.iter().all(|e| {
-            e.id == id
-                || (e.id > id
-                    && matches!(e.phase, Phase::Enqueued)
-                    && queue_of(e).is_some_and(|(status, q)| {
-                        status == CL_QUEUED && q.is_some_and(|q| Arc::ptr_eq(&q, &my_queue))
-                    }))
-        })
+        self.started.len() == 1
+            && self
+                .waiting
+                .first_key_value()
+                .is_none_or(|(&first, _)| first > id)
+            && self.unattached == 0
+            && self.left_queued == 0
+            && self.per_queue.get(&my_queue).copied().unwrap_or(0) == self.waiting.len()
     }
 }
 
@@ -161,8 +201,14 @@ pub struct Ticket {
 impl Drop for Ticket {
     fn drop(&mut self) {
         let mut st = self.ledger.state.lock();
-        st.entries
-            .retain(|e| e.id != self.id || matches!(e.phase, Phase::Final { .. }));
+        st.take_waiting(self.id);
+        if st
+            .started
+            .get(&self.id)
+            .is_some_and(|e| !matches!(e.phase, Phase::Final { .. }))
+        {
+            st.started.remove(&self.id);
+        }
         drop(st);
         self.ledger.cond.notify_all();
     }
@@ -185,6 +231,11 @@ struct Eval {
     segments: Vec<Segment>,
     /// Conditions 1-4 hold.
     ready: bool,
+    /// Condition 4 fails: the host may still enqueue before the end. Only the host's own
+    /// progress (its virtual time, or starting to wait) changes that, and neither is signalled
+    /// through the ledger, so the run sleeps a whole [`POLL`] instead of waking at every change
+    /// of the ledger (a host enqueuing a long burst would otherwise wake it at every launch).
+    host_ahead: bool,
     sample: Sample,
 }
 
@@ -198,11 +249,18 @@ impl Ledger {
         let mut st = self.state.lock();
         let id = st.next_id;
         st.next_id += 1;
-        st.entries.push(Entry {
+        st.waiting.insert(
             id,
-            event: None,
-            phase: Phase::Enqueued,
-        });
+            Entry {
+                id,
+                event: None,
+                phase: Phase::Enqueued,
+                queue: None,
+                submitted: false,
+                left_queued: false,
+            },
+        );
+        st.unattached += 1;
         Ticket {
             ledger: self.clone(),
             id,
@@ -211,7 +269,7 @@ impl Ledger {
 
     /// Entries in the ledger (tests, diagnostics).
     pub fn len(&self) -> usize {
-        self.state.lock().entries.len()
+        self.state.lock().len()
     }
 
     /// Whether the ledger is empty.
@@ -224,35 +282,92 @@ impl Ledger {
         self.confirmed.load(Ordering::Relaxed)
     }
 
-    fn with_entry(&self, t: &Ticket, f: impl FnOnce(&mut Entry)) {
+    /// The launch's event, once `clEnqueue*` made it. The ledger follows the event's status
+    /// through a callback, so status changes reach it without visiting every launch.
+    pub fn attach(&self, t: &Ticket, ev: &Arc<Event>) {
+        let queue = ev
+            .queue
+            .as_ref()
+            .map(|q| (Arc::as_ptr(q) as usize, q.out_of_order()));
         let mut st = self.state.lock();
-        if let Some(e) = st.entries.iter_mut().find(|e| e.id == t.id) {
-            f(e);
+        let Some(mut e) = st.take_waiting(t.id) else {
+            return;
+        };
+        e.event = Some(Arc::downgrade(ev));
+        e.queue = queue;
+        if let Some((q, _)) = queue {
+            *st.per_queue.entry(q).or_insert(0) += 1;
+        }
+        st.waiting.insert(t.id, e);
+        drop(st);
+        // Runs at once (on this thread) if the status is already past CL_QUEUED.
+        let (ledger, id) = (Arc::downgrade(&t.ledger), t.id);
+        let _ = ev.add_callback(
+            CL_SUBMITTED,
+            Box::new(move |status| {
+                if let Some(l) = ledger.upgrade() {
+                    l.left_queued(id, status >= 0);
+                }
+            }),
+        );
+        self.cond.notify_all();
+    }
+
+    /// The event of waiting launch `id` left `CL_QUEUED` (`submitted`: for `CL_SUBMITTED` or
+    /// later, not for an error). Called by the event (outside its lock) right after the status
+    /// change, before the command is handed to a worker.
+    fn left_queued(&self, id: u64, submitted: bool) {
+        let mut st = self.state.lock();
+        let Some(e) = st.waiting.get_mut(&id) else {
+            return;
+        };
+        if e.left_queued {
+            return;
+        }
+        e.left_queued = true;
+        e.submitted = submitted;
+        st.left_queued += 1;
+        if submitted {
+            st.submitted += 1;
         }
         drop(st);
         self.cond.notify_all();
     }
 
-    /// The launch's event, once `clEnqueue*` made it.
-    pub fn attach(&self, t: &Ticket, ev: &Arc<Event>) {
-        self.with_entry(t, |e| e.event = Some(Arc::downgrade(ev)));
-    }
-
     /// Tests: the launch's command ended (as if its event was attached and released).
     #[cfg(test)]
     fn ended(&self, t: &Ticket) {
-        self.with_entry(t, |e| e.event = Some(Weak::new()));
+        let mut st = self.state.lock();
+        if let Some(mut e) = st.take_waiting(t.id) {
+            e.event = Some(Weak::new());
+            e.left_queued = true;
+            st.left_queued += 1;
+            st.waiting.insert(t.id, e);
+        } else if let Some(e) = st.started.get_mut(&t.id) {
+            e.event = Some(Weak::new());
+        }
+        drop(st);
+        self.cond.notify_all();
     }
 
     /// The run starts at emulated cycle `start`.
     pub fn start(&self, t: &Ticket, start: u64) {
-        self.with_entry(t, |e| e.phase = Phase::Running { start });
+        let mut st = self.state.lock();
+        if let Some(mut e) = st.take_waiting(t.id) {
+            e.phase = Phase::Running { start };
+            st.started.insert(t.id, e);
+        } else if let Some(e) = st.started.get_mut(&t.id) {
+            e.phase = Phase::Running { start };
+        }
+        drop(st);
+        self.cond.notify_all();
     }
 
     /// The run has no timing (no static analysis) or failed: it shares nothing.
     pub fn forget(&self, t: &Ticket) {
         let mut st = self.state.lock();
-        st.entries.retain(|e| e.id != t.id);
+        st.take_waiting(t.id);
+        st.started.remove(&t.id);
         drop(st);
         self.cond.notify_all();
     }
@@ -262,10 +377,18 @@ impl Ledger {
     pub fn finish(&self, dev: &Device, t: &Ticket, demand: Demand) -> u64 {
         let capacity = dev.board.global_bytes_per_cycle();
         let mut st = self.state.lock();
-        let Some(i) = st.entries.iter().position(|e| e.id == t.id) else {
+        if let Some(mut e) = st.take_waiting(t.id) {
+            // Finished without `start` (not the runtime's order): it started at its demand's
+            // start.
+            e.phase = Phase::Running {
+                start: demand.start,
+            };
+            st.started.insert(t.id, e);
+        }
+        let Some(e) = st.started.get_mut(&t.id) else {
             return sharing::alone_cycles(&demand, capacity);
         };
-        st.entries[i].phase = Phase::Known { demand };
+        e.phase = Phase::Known { demand };
         st.finalizing += 1;
         // A run waiting here will end by itself: not a deadlock (device.rs DeadlockWatch).
         dev.busy.fetch_add(1, Ordering::SeqCst);
@@ -290,7 +413,7 @@ impl Ledger {
                 false
             };
             if done {
-                if let Some(e) = st.entries.iter_mut().find(|e| e.id == t.id) {
+                if let Some(e) = st.started.get_mut(&t.id) {
                     e.phase = Phase::Final {
                         end: ev.end,
                         segments: ev.segments,
@@ -303,7 +426,12 @@ impl Ledger {
                 Some(Sample { progress: None, .. }) => CONFIRM,
                 _ => POLL,
             };
-            self.cond.wait_for(&mut st, pause);
+            if ev.host_ahead {
+                let deadline = Instant::now() + POLL;
+                while !self.cond.wait_until(&mut st, deadline).timed_out() {}
+            } else {
+                self.cond.wait_for(&mut st, pause);
+            }
         }));
         st.finalizing -= 1;
         dev.busy.fetch_sub(1, Ordering::SeqCst);
@@ -321,8 +449,8 @@ impl Ledger {
         // still to come (kernel starts never move back on a device) and before every unfinal
         // run's start.
         let floor = st
-            .entries
-            .iter()
+            .started
+            .values()
             .filter_map(|e| match e.phase {
                 Phase::Running { start } => Some(start),
                 Phase::Known { demand } => Some(demand.start),
@@ -331,14 +459,14 @@ impl Ledger {
             .min()
             .unwrap_or(u64::MAX)
             .min(board.ns_to_cycles(dev.kernel_start.load(Ordering::SeqCst)));
-        st.entries.retain(|e| match e.phase {
+        st.started.retain(|_, e| match e.phase {
             Phase::Final { end, .. } => !(end <= floor && e.event_ended()),
             _ => true,
         });
         // Known runs in a canonical order (identical runs get identical results anyway).
         let mut known: Vec<(Demand, u64)> = st
-            .entries
-            .iter()
+            .started
+            .values()
             .filter_map(|e| match e.phase {
                 Phase::Known { demand } => Some((demand, e.id)),
                 _ => None,
@@ -346,8 +474,8 @@ impl Ledger {
             .collect();
         known.sort_by_key(|&(d, _)| (d.start, d.pipeline, d.bytes));
         let fixed: Vec<Segment> = st
-            .entries
-            .iter()
+            .started
+            .values()
             .filter_map(|e| match &e.phase {
                 Phase::Final { segments, .. } => Some(segments.iter().copied()),
                 _ => None,
@@ -367,8 +495,8 @@ impl Ledger {
         // Conditions 1-4.
         let report = dev.activity.report();
         let running: Vec<u64> = st
-            .entries
-            .iter()
+            .started
+            .values()
             .filter_map(|e| match e.phase {
                 Phase::Running { start } => Some(start),
                 _ => None,
@@ -380,13 +508,9 @@ impl Ledger {
             && enqueued.iter().all(|k| k.blocked.is_some());
         let overlapping = running.iter().any(|&s| s < end);
         let c1 = all_blocked || !overlapping;
-        let c2 = !st
-            .entries
-            .iter()
-            .any(|e| matches!(e.phase, Phase::Enqueued) && e.about_to_start())
-            && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
+        let c2 = !st.any_about_to_start() && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
         let c3 = ends.iter().all(|&e| e >= end)
-            && st.entries.iter().all(|e| match e.phase {
+            && st.started.values().all(|e| match e.phase {
                 Phase::Final { end: f, .. } => f >= end || e.event_ended(),
                 _ => true,
             });
@@ -396,6 +520,7 @@ impl Ledger {
             cycles,
             segments,
             ready: c1 && c2 && c3 && c4,
+            host_ahead: !c4,
             sample: Sample {
                 end,
                 progress: overlapping.then_some(report.progress),

@@ -374,7 +374,19 @@ impl Queue {
         let pending: Vec<Arc<Event>> = {
             let mut st = self.state.lock();
             Self::prune(&mut st);
-            st.pending.iter().filter_map(Weak::upgrade).collect()
+            if self.out_of_order() {
+                st.pending.iter().filter_map(Weak::upgrade).collect()
+            } else {
+                // In order, each command starts after the previous one ended: the newest one
+                // ends last (with the latest emulated END), so waiting for it waits for all,
+                // with one wake-up instead of one per command.
+                st.pending
+                    .iter()
+                    .rev()
+                    .find_map(Weak::upgrade)
+                    .into_iter()
+                    .collect()
+            }
         };
         for e in pending {
             e.wait();

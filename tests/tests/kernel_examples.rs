@@ -29,6 +29,9 @@ macro_rules! through_icd {
                 "customer_mix",
                 "stream_pipeline",
                 "api_errors",
+                // enqueue_scaling.rs and bench_script.rs (benchmark programs)
+                "enqueue_scaling",
+                "compute_bench",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()
