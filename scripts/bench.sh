@@ -4,10 +4,18 @@
 # when every run passed its own result checks.
 #
 #   scripts/bench.sh [--runs N] [--impls fpgacl,oclgrind,pocl] [--no-build] [--hyperfine]
+#                    [--only kernels,compute,enqueue,threads]
 #
 # Programs (host-examples/c, each checks its results):
 #   vector_add  NDRange vector addition of VECTOR_N floats (default 2^20 work-items)
 #   task_loop   a single work-item loop of LOOP_N iterations (default 2^20), clEnqueueTask
+#   compute_bench (bench_compute): naive matmul MATMUL_N^2 (default 128), mandelbrot
+#               MANDEL_N^2 pixels (default 256), n-body NBODY_N bodies (default 512)
+#   enqueue_scaling (bench_enqueue): ENQ_SIZES (default "2000 20000 100000") tiny kernels
+#               enqueued before one clFinish, profiling off and on; fpgacl and PoCL only
+#               (Oclgrind is not a target for launch rates)
+#   thread scaling (bench_threads): matmul and mandelbrot on fpgacl with FPGACL_THREADS=1
+#               and 2: kernel wall time, process CPU time, speed-up, parallel efficiency
 #
 # Per program and implementation it runs the program N times (default 3,
 # BENCH_RUNS) and reports medians of
@@ -31,13 +39,15 @@ runs=${BENCH_RUNS:-3}
 impls="fpgacl,oclgrind,pocl"
 build=1
 use_hyperfine=0
+only="kernels,compute,enqueue,threads"
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs=${2:?--runs needs a number}; shift ;;
         --impls) impls=${2:?--impls needs a list}; shift ;;
         --no-build) build=0 ;;
         --hyperfine) use_hyperfine=1 ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        --only) only=${2:?--only needs a list}; shift ;;
+        -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -46,6 +56,11 @@ case "$runs" in ''|*[!0-9]*|0) echo "bench: --runs must be a positive number" >&
 
 export VECTOR_N=${VECTOR_N:-1048576}
 export LOOP_N=${LOOP_N:-1048576}
+MATMUL_N=${MATMUL_N:-128}
+MANDEL_N=${MANDEL_N:-256}
+NBODY_N=${NBODY_N:-512}
+ENQ_SIZES=${ENQ_SIZES:-2000 20000 100000}
+wants() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 case "$TARGET_DIR" in /*) ;; *) TARGET_DIR=$ROOT/$TARGET_DIR ;; esac
@@ -99,7 +114,9 @@ done
 
 # --- the host programs, compiled against the ICD loader ---
 PROGRAMS=(vector_add task_loop)
-for p in "${PROGRAMS[@]}"; do
+wants kernels || PROGRAMS=()
+HOST_PROGRAMS=("${PROGRAMS[@]}")
+for p in "${PROGRAMS[@]}" compute_bench enqueue_scaling; do
     gcc -std=gnu11 -O2 -Wall -pthread -I host-examples/c \
         -DFPGACL_KERNELS_DIR="\"$ROOT/host-examples/c/kernels\"" \
         "host-examples/c/$p.c" -o "$OUT/$p" -lOpenCL -lm
@@ -107,10 +124,13 @@ done
 
 median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-# run_one PROGRAM IMPL -> appends "kernel_ms wall_s cpu_s" to $OUT/PROGRAM.IMPL.times
+# run_one PROGRAM IMPL [TAG] -> appends "kernel_ms wall_s cpu_s" to $OUT/TAG.IMPL.times
+# (TAG defaults to PROGRAM; the variables in RUN_ENV, an array, are added to its environment)
+RUN_ENV=()
 run_one() {
-    local prog=$1 imp=$2 log_file="$OUT/$1.$2.log" t
-    local -a envs=(env -u HOST_PLATFORM -u EXAMPLE_SKIP_CHECKS "OCL_ICD_VENDORS=${VENDORS[$imp]}")
+    local prog=$1 imp=$2 tag=${3:-$1} t
+    local log_file="$OUT/$tag.$imp.log"
+    local -a envs=(env -u HOST_PLATFORM -u EXAMPLE_SKIP_CHECKS "OCL_ICD_VENDORS=${VENDORS[$imp]}" "${RUN_ENV[@]}")
     [ -n "${PLATFORM[$imp]}" ] && envs+=("HOST_PLATFORM=${PLATFORM[$imp]}")
     local TIMEFORMAT='%R %U %S'
     if ! t=$( { time "${envs[@]}" "$OUT/$prog" > "$log_file" 2>&1; } 2>&1 ); then
@@ -122,7 +142,7 @@ run_one() {
     local kernel_ms
     kernel_ms=$(sed -n 's/.*host wall \([0-9.]*\) ms.*/\1/p' "$log_file" | head -n1)
     read -r wall user sys <<< "$t"
-    echo "${kernel_ms:-nan} $wall $(awk -v u="$user" -v s="$sys" 'BEGIN{print u+s}')" >> "$OUT/$prog.$imp.times"
+    echo "${kernel_ms:-nan} $wall $(awk -v u="$user" -v s="$sys" 'BEGIN{print u+s}')" >> "$OUT/$tag.$imp.times"
 }
 
 failed=0
@@ -142,9 +162,43 @@ for p in "${PROGRAMS[@]}"; do
     done
 done
 
+# measure TAG PROGRAM: runs PROGRAM (with RUN_ENV) $runs times per implementation into the
+# KMS/WALL/CPU medians of TAG.
+measure() {
+    local tag=$1 prog=$2 imp
+    for imp in "${IMPLS[@]}"; do
+        rm -f "$OUT/$tag.$imp.times"
+        log "$tag on $imp: $runs run(s)"
+        for _ in $(seq "$runs"); do
+            run_one "$prog" "$imp" "$tag" || { failed=1; break; }
+        done
+        if [ -s "$OUT/$tag.$imp.times" ]; then
+            KMS[$tag.$imp]=$(awk '{print $1}' "$OUT/$tag.$imp.times" | median)
+            WALL[$tag.$imp]=$(awk '{print $2}' "$OUT/$tag.$imp.times" | median)
+            CPU[$tag.$imp]=$(awk '{print $3}' "$OUT/$tag.$imp.times" | median)
+        fi
+    done
+}
+
+# bench_compute: matmul, mandelbrot and n-body (compute_bench.c) on every implementation.
+COMPUTE=()
+bench_compute() {
+    wants compute || return 0
+    local k n
+    for k in matmul mandelbrot nbody; do
+        case $k in matmul) n=$MATMUL_N ;; mandelbrot) n=$MANDEL_N ;; nbody) n=$NBODY_N ;; esac
+        RUN_ENV=("BENCH_KERNEL=$k" "BENCH_N=$n")
+        measure "$k" compute_bench
+        COMPUTE+=("$k")
+    done
+    RUN_ENV=()
+}
+bench_compute
+
 echo
-echo "fpgacl benchmark: VECTOR_N=$VECTOR_N, LOOP_N=$LOOP_N, median of $runs run(s), $(nproc) CPU(s), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "fpgacl benchmark: VECTOR_N=$VECTOR_N, LOOP_N=$LOOP_N, MATMUL_N=$MATMUL_N, MANDEL_N=$MANDEL_N, NBODY_N=$NBODY_N, median of $runs run(s), $(nproc) CPU(s), load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-11s %-9s %12s %12s %10s\n' program impl "kernel ms" "process s" "cpu s"
+PROGRAMS+=("${COMPUTE[@]}")
 for p in "${PROGRAMS[@]}"; do
     for imp in "${IMPLS[@]}"; do
         printf '%-11s %-9s %12s %12s %10s\n' "$p" "$imp" "${KMS[$p.$imp]:-FAILED}" \
@@ -172,9 +226,87 @@ if [ -n "${VENDORS[fpgacl]:-}" ]; then
     done
 fi
 
+# bench_enqueue: ENQ_SIZES tiny kernels before one clFinish, profiling off and on, on fpgacl
+# and PoCL: host wall ms of the batch (median), microseconds per launch, ratio fpgacl/PoCL.
+bench_enqueue() {
+    wants enqueue || return 0
+    local imp n mode line
+    declare -A EQ
+    for n in $ENQ_SIZES; do
+        for imp in "${IMPLS[@]}"; do
+            [ "$imp" = oclgrind ] && continue
+            rm -f "$OUT/enq.$n.$imp.off" "$OUT/enq.$n.$imp.on"
+            log "enqueue_scaling ENQ_N=$n on $imp: $runs run(s)"
+            for _ in $(seq "$runs"); do
+                RUN_ENV=("ENQ_N=$n")
+                run_one enqueue_scaling "$imp" "enq.$n" || { failed=1; break; }
+                for mode in off on; do
+                    line=$(grep "profiling $mode:" "$OUT/enq.$n.$imp.log" | head -n1)
+                    sed -n 's/.*host wall \([0-9.]*\) ms.*/\1/p' <<< "$line" >> "$OUT/enq.$n.$imp.$mode"
+                done
+            done
+            for mode in off on; do
+                [ -s "$OUT/enq.$n.$imp.$mode" ] && EQ[$n.$imp.$mode]=$(median < "$OUT/enq.$n.$imp.$mode")
+            done
+        done
+    done
+    RUN_ENV=()
+    echo
+    echo "enqueue scaling: N tiny kernels on one in-order queue, then one clFinish (host wall ms, median)"
+    printf '%-8s %-9s %12s %12s %12s %12s\n' launches impl "prof off ms" "us/launch" "prof on ms" "us/launch"
+    for n in $ENQ_SIZES; do
+        for imp in "${IMPLS[@]}"; do
+            [ "$imp" = oclgrind ] && continue
+            local off=${EQ[$n.$imp.off]:-} on=${EQ[$n.$imp.on]:-}
+            printf '%-8s %-9s %12s %12s %12s %12s\n' "$n" "$imp" "${off:-FAILED}" \
+                "$(awk -v t="$off" -v n="$n" 'BEGIN{if (t=="") print "-"; else printf "%.2f", t*1000/n}')" \
+                "${on:-FAILED}" \
+                "$(awk -v t="$on" -v n="$n" 'BEGIN{if (t=="") print "-"; else printf "%.2f", t*1000/n}')"
+        done
+        if [ -n "${EQ[$n.fpgacl.off]:-}" ] && [ -n "${EQ[$n.pocl.off]:-}" ]; then
+            printf '  enqueue %-8s fpgacl/pocl profiling off %s | on %s\n' "$n" \
+                "$(ratio "${EQ[$n.fpgacl.off]}" "${EQ[$n.pocl.off]}")" \
+                "$(ratio "${EQ[$n.fpgacl.on]:-}" "${EQ[$n.pocl.on]:-}")"
+        fi
+    done
+}
+bench_enqueue
+
+# bench_threads: fpgacl only, FPGACL_THREADS=1 vs 2 on matmul and mandelbrot: kernel wall ms,
+# process CPU s, speed-up (wall 1 / wall 2) and parallel efficiency (speed-up / 2). On a loaded
+# machine the wall-time speed-up understates the scaling; the CPU times show the work done.
+bench_threads() {
+    wants threads || return 0
+    [ -n "${VENDORS[fpgacl]:-}" ] || return 0
+    local saved=("${IMPLS[@]}") k n t
+    IMPLS=(fpgacl)
+    declare -A TK TC
+    for k in matmul mandelbrot; do
+        case $k in matmul) n=$MATMUL_N ;; mandelbrot) n=$MANDEL_N ;; esac
+        for t in 1 2; do
+            RUN_ENV=("BENCH_KERNEL=$k" "BENCH_N=$n" "FPGACL_THREADS=$t")
+            measure "threads$t.$k" compute_bench
+            TK[$k.$t]=${KMS[threads$t.$k.fpgacl]:-}
+            TC[$k.$t]=${CPU[threads$t.$k.fpgacl]:-}
+        done
+    done
+    RUN_ENV=()
+    IMPLS=("${saved[@]}")
+    echo
+    echo "thread scaling on fpgacl (FPGACL_THREADS=1 vs 2; $(nproc) CPU(s), load $(cut -d' ' -f1-3 /proc/loadavg))"
+    printf '%-11s %14s %14s %12s %12s %9s %11s\n' kernel "1 thread ms" "2 threads ms" "1 cpu s" "2 cpu s" speed-up efficiency
+    for k in matmul mandelbrot; do
+        printf '%-11s %14s %14s %12s %12s %9s %11s\n' "threads-$k" "${TK[$k.1]:-FAILED}" "${TK[$k.2]:-FAILED}" \
+            "${TC[$k.1]:-FAILED}" "${TC[$k.2]:-FAILED}" \
+            "$(awk -v a="${TK[$k.1]:-}" -v b="${TK[$k.2]:-}" 'BEGIN{if (a==""||b==""||b<=0) print "n/a"; else printf "%.2fx", a/b}')" \
+            "$(awk -v a="${TK[$k.1]:-}" -v b="${TK[$k.2]:-}" 'BEGIN{if (a==""||b==""||b<=0) print "n/a"; else printf "%.0f%%", 50*a/b}')"
+    done
+}
+bench_threads
+
 if [ $use_hyperfine -eq 1 ]; then
     if command -v hyperfine >/dev/null 2>&1; then
-        for p in "${PROGRAMS[@]}"; do
+        for p in "${HOST_PROGRAMS[@]}"; do
             cmds=()
             for imp in "${IMPLS[@]}"; do
                 pre="OCL_ICD_VENDORS=${VENDORS[$imp]}"

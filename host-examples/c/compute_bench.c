@@ -122,7 +122,7 @@ int main(int argc, char **argv)
         CHECK(clSetKernelArg(k, 1, sizeof ba, &ba));
         CHECK(clSetKernelArg(k, 2, sizeof ni, &ni));
         CHECK(clSetKernelArg(k, 3, sizeof eps, &eps));
-        size_t g = n, l = 64;
+        size_t g = n, l = 16;
         double t0 = now_ms();
         CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
         CHECK(clEnqueueReadBuffer(q, ba, CL_TRUE, 0, n * 16, acc, 0, NULL, NULL));

@@ -28,13 +28,17 @@ fn bench_script_runs_every_program_on_every_implementation() {
         .args(["--runs", "1", "--no-build", "--impls", &impls.join(",")])
         .env("VECTOR_N", "4096")
         .env("LOOP_N", "4096")
+        .env("MATMUL_N", "16")
+        .env("MANDEL_N", "16")
+        .env("NBODY_N", "16")
+        .env("ENQ_SIZES", "100 1000")
         .env("FPGACL_BENCH_LIB_DIR", &lib_dir)
         .env("CARGO_TARGET_DIR", &target_dir)
         .env_remove("HOST_PLATFORM")
         .env_remove("OCL_ICD_VENDORS");
     let out = run_with_timeout(&mut cmd, Duration::from_secs(600)).expect("run bench.sh");
     assert!(out.success(), "bench.sh failed:\n{}", out.describe());
-    for program in ["vector_add", "task_loop"] {
+    for program in ["vector_add", "task_loop", "matmul", "mandelbrot", "nbody"] {
         for imp in &impls {
             let row = out
                 .stdout
@@ -60,5 +64,32 @@ fn bench_script_runs_every_program_on_every_implementation() {
                 out.describe()
             );
         }
+    }
+    // Enqueue scaling: a row per size on fpgacl (and PoCL when installed) with its ratio.
+    for n in ["100", "1000"] {
+        let row = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(n) && l.split_whitespace().nth(1) == Some("fpgacl"))
+            .unwrap_or_else(|| panic!("no enqueue row for {n}:\n{}", out.describe()));
+        assert!(!row.contains("FAILED"), "{row}");
+        if impls.contains(&"pocl") {
+            assert!(
+                out.stdout
+                    .lines()
+                    .any(|l| l.contains(&format!("enqueue {n}")) && l.contains("fpgacl/pocl")),
+                "no enqueue ratio for {n}:\n{}",
+                out.describe()
+            );
+        }
+    }
+    // Thread scaling: both kernels measured with 1 and 2 threads.
+    for k in ["threads-matmul", "threads-mandelbrot"] {
+        let row = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(k))
+            .unwrap_or_else(|| panic!("no {k} row:\n{}", out.describe()));
+        assert!(!row.contains("FAILED") && row.contains('x'), "{row}");
     }
 }
