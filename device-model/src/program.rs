@@ -838,14 +838,28 @@ fn run_kernel(
                 };
                 regions[REGION_FIRST_ARG as usize + i] = region;
                 if let Some(s) = regs.get_mut(r) {
-                    *s = make_ptr(REGION_FIRST_ARG + i as u64, 0);
+                    // A NULL `cl_mem` is a NULL pointer in the kernel (OpenCL 1.2
+                    // clSetKernelArg): it compares equal to 0 and any access through it faults.
+                    *s = if mem.is_some() {
+                        make_ptr(REGION_FIRST_ARG + i as u64, 0)
+                    } else {
+                        0
+                    };
                 }
             }
-            (ArgKind::LocalPtr { .. }, ArgBinding::Local(size)) => {
+            (ArgKind::LocalPtr { elem_size }, ArgBinding::Local(size)) => {
                 if *size == 0 {
                     return Err(bad(format!("local argument '{}' has size 0", a.name)));
                 }
-                let o = local_bytes;
+                // Each `__local` buffer starts aligned to its element type (a `long4 *` to 32
+                // bytes, OpenCL C 1.2 6.1.5), at least 16 and at most 128 bytes.
+                let align = u64::from((*elem_size).max(1).next_power_of_two()).clamp(16, 128);
+                let o = local_bytes.checked_next_multiple_of(align).ok_or(
+                    LaunchError::LocalMemory {
+                        needed: u64::MAX,
+                        limit: inner.board.local_mem_bytes,
+                    },
+                )?;
                 local_args.push((i as u32, o, *size as u64));
                 local_bytes = o
                     .checked_add(*size as u64)

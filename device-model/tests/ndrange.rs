@@ -411,7 +411,7 @@ fn out_of_bounds_global_read_names_buffer_line_and_offset() {
 }
 
 #[test]
-fn private_local_null_and_division_faults() {
+fn private_local_null_faults_and_division_runs() {
     // private: int a[4]; a[idx] = 1 with idx = 4
     let mut mb = ModB::new();
     let mut b = FnB::new("priv");
@@ -497,10 +497,9 @@ fn private_local_null_and_division_faults() {
         "{f}"
     );
     assert!(f.to_string().contains("NULL"));
-    let f = fault_of(run(kd, 0));
-    assert_eq!(f.kind, FaultKind::DivisionByZero);
-    assert_eq!(f.pos.unwrap().line, 4);
-    assert_eq!(fault_of(run(kd, -1)).kind, FaultKind::DivisionOverflow);
+    // Integer division by zero and MIN / -1 are unspecified values in OpenCL C, not faults.
+    run(kd, 0).unwrap();
+    run(kd, -1).unwrap();
     run(kd, 2).unwrap();
 }
 

@@ -66,6 +66,7 @@ pub fn build_parsed(
         if !d.has_errors() {
             let tu = crate::parse::parse(&tokens, &mut d);
             if !d.has_errors() {
+                crate::link::report_undefined_extern_vars(&tu, &mut d);
                 module = Some(crate::lower::lower(&tu, &mut d));
             }
         }

@@ -798,6 +798,9 @@ pub struct KernelAttrs {
     pub uses_global_work_offset: Option<bool>,
     pub task: bool,
     pub vec_type_hint: Option<String>,
+    /// `work_group_size_hint(X, Y, Z)` (reported by `CL_KERNEL_ATTRIBUTES`).
+    #[serde(default)]
+    pub work_group_size_hint: Option<[u32; 3]>,
 }
 
 /// A compiled kernel.

@@ -528,6 +528,8 @@ fn symbols(tu: &TranslationUnit) -> Symbols {
                     let Some(n) = &id.decl.name else { continue };
                     if matches!(id.decl.derived.last(), Some(Derived::Function { .. })) {
                         s.declared.insert(n.clone());
+                    } else if d.spec.storage == Storage::Extern && id.init.is_none() {
+                        // A declaration of another unit's object, resolved after merging.
                     } else {
                         s.variables.push((
                             n.clone(),
@@ -872,9 +874,25 @@ fn link_units(
             }
         }
     }
+    report_undefined_extern_vars(&merged, &mut d);
+    if d.has_errors() {
+        return (d, None);
+    }
     let mut m = crate::lower::lower(&merged, &mut d);
     demangle_module(&mut m);
     (d, Some(m))
+}
+
+/// Reports every `extern` program-scope variable of a whole program that no unit defines.
+pub(crate) fn report_undefined_extern_vars(tu: &TranslationUnit, d: &mut Diagnostics) {
+    for (n, loc) in crate::lower::undefined_extern_vars(tu) {
+        d.error(
+            loc,
+            format!(
+                "undefined symbol: program scope variable '{n}' is declared 'extern' here but defined in none of the linked units"
+            ),
+        );
+    }
 }
 
 /// Shows renamed `static` objects under their own names in the module (access site targets,

@@ -29,41 +29,39 @@ pub fn eval(x: &BuiltinX, regs: &mut [u64]) {
     let mut out = [0u64; 16];
     let mut dn = x.dst_ty.lanes.max(1) as usize;
     match x.f {
-        Dot | Length | Distance | Normalize => {
+        Dot => {
             let mut acc = 0f64;
             let mut acc32 = 0f32;
             for i in 0..n {
                 let (a, b) = (float_val(k, arg(0, i)), float_val(k, arg(1, i)));
-                match x.f {
-                    Dot => {
-                        acc += a * b;
-                        acc32 += (a as f32) * (b as f32);
-                    }
-                    Distance => acc += (a - b) * (a - b),
-                    _ => acc += a * a,
-                }
+                acc += a * b;
+                acc32 += (a as f32) * (b as f32);
             }
-            match x.f {
-                Dot => {
-                    dn = 1;
-                    out[0] = if k == Scalar::F64 {
-                        of_f64(acc)
-                    } else {
-                        enc_float(k, acc32 as f64)
-                    };
+            dn = 1;
+            out[0] = if k == Scalar::F64 {
+                of_f64(acc)
+            } else {
+                enc_float(k, acc32 as f64)
+            };
+        }
+        Length | Distance | Normalize => {
+            let mut v = [0f64; 16];
+            for (i, vi) in v.iter_mut().enumerate().take(n) {
+                let a = float_val(k, arg(0, i));
+                *vi = if x.f == Distance {
+                    a - float_val(k, arg(1, i))
+                } else {
+                    a
+                };
+            }
+            if x.f == Normalize {
+                dn = n;
+                for (o, r) in out.iter_mut().zip(normalize(&v[..n])) {
+                    *o = enc_float(k, r);
                 }
-                Length | Distance => {
-                    dn = 1;
-                    out[0] = enc_float(k, acc.sqrt());
-                }
-                _ => {
-                    dn = n;
-                    let l = acc.sqrt();
-                    for (i, o) in out.iter_mut().enumerate().take(n) {
-                        let a = float_val(k, arg(0, i));
-                        *o = enc_float(k, if l == 0.0 { a } else { a / l });
-                    }
-                }
+            } else {
+                dn = 1;
+                out[0] = enc_float(k, scaled_length(&v[..n]));
             }
         }
         Cross => {
@@ -547,6 +545,52 @@ pub fn ptr_fn(f: BuiltinPtrFn, k: Scalar, a: u64, b: u64) -> (u64, u64) {
     }
 }
 
+/// `sqrt(sum(v[i]^2))` without overflow or underflow in the squares: the lanes are scaled by
+/// a power of two (exact) that brings the largest to [1, 2), as the accuracy rules of OpenCL C
+/// 1.2 7.4 require for results that are representable (`length((0x1p+512, 0))` is 0x1p+512).
+fn scaled_length(v: &[f64]) -> f64 {
+    let m = v.iter().fold(0f64, |m, x| m.max(x.abs()));
+    if v.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    if m == 0.0 || m.is_infinite() {
+        return m;
+    }
+    let e = libm::ilogb(m);
+    let sum: f64 = v.iter().map(|x| libm::scalbn(*x, -e).powi(2)).sum();
+    libm::scalbn(sum.sqrt(), e)
+}
+
+/// `normalize(v)`: the unit vector of `v`, computed with the same scaling as [`scaled_length`]
+/// so tiny and huge vectors give a unit vector; all-zero stays as is; infinite lanes count as
+/// +-1 and the others as 0 (OpenCL C 1.2 6.12.5).
+fn normalize(v: &[f64]) -> Vec<f64> {
+    if v.iter().any(|x| x.is_nan()) {
+        return vec![f64::NAN; v.len()];
+    }
+    let w: Vec<f64> = if v.iter().any(|x| x.is_infinite()) {
+        v.iter()
+            .map(|x| {
+                if x.is_infinite() {
+                    x.signum()
+                } else {
+                    0f64.copysign(*x)
+                }
+            })
+            .collect()
+    } else {
+        v.to_vec()
+    };
+    let m = w.iter().fold(0f64, |m, x| m.max(x.abs()));
+    if m == 0.0 {
+        return w;
+    }
+    let e = libm::ilogb(m);
+    let scaled: Vec<f64> = w.iter().map(|x| libm::scalbn(*x, -e)).collect();
+    let l = scaled.iter().map(|x| x * x).sum::<f64>().sqrt();
+    scaled.iter().map(|x| x / l).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -649,5 +693,26 @@ mod tests {
         assert_eq!((f32_of(r), f32_of(o)), (-0.5, -3.0));
         let (r, o) = ptr_fn(BuiltinPtrFn::Remquo, F32, f(7.0), f(2.0));
         assert_eq!((f32_of(r), o), (-1.0, 4));
+    }
+
+    #[test]
+    fn length_and_normalize_do_not_overflow_or_underflow() {
+        let big = libm::scalbn(1.0, 512);
+        assert_eq!(scaled_length(&[big, 0.0]), big);
+        assert_eq!(scaled_length(&[big, big]), big * 2f64.sqrt());
+        assert_eq!(scaled_length(&[3.0, 4.0]), 5.0);
+        assert_eq!(scaled_length(&[f64::MAX, 0.0]), f64::MAX);
+        assert_eq!(scaled_length(&[0.0, -0.0]), 0.0);
+        let tiny = f64::from_bits(1); // the smallest denormal
+        assert_eq!(scaled_length(&[tiny, 0.0]), tiny);
+        assert_eq!(normalize(&[tiny, 0.0, 0.0, 0.0]), vec![1.0, 0.0, 0.0, 0.0]);
+        let n = normalize(&[tiny, tiny]);
+        assert!((n[0] - 0.5f64.sqrt()).abs() < 1e-15 && n[0] == n[1]);
+        assert_eq!(normalize(&[big, 0.0]), vec![1.0, 0.0]);
+        let n = normalize(&[f64::INFINITY, 2.0, f64::NEG_INFINITY]);
+        let h = 0.5f64.sqrt();
+        assert!((n[0] - h).abs() < 1e-15 && n[1] == 0.0 && (n[2] + h).abs() < 1e-15);
+        assert_eq!(normalize(&[0.0, 0.0]), vec![0.0, 0.0]);
+        assert!(normalize(&[f64::NAN, 1.0])[1].is_nan());
     }
 }

@@ -253,13 +253,23 @@ pub fn int_bin(op: BinOp, k: Scalar, a: u64, b: u64) -> Result<u64, FaultKind> {
         BinOp::Sub => norm(k, a.wrapping_sub(b)),
         BinOp::Mul => norm(k, a.wrapping_mul(b)),
         BinOp::Div | BinOp::Rem => {
+            // OpenCL C 1.2 6.3 (b): an integer division by zero does not raise an exception;
+            // its value is unspecified. fpgacl gives all ones for the quotient and the dividend
+            // for the remainder (what a divider that traps nothing gives), and MIN / -1 = MIN,
+            // MIN % -1 = 0; each kind is reported once per process on stderr.
             if norm(k, b) == 0 {
-                return Err(FaultKind::DivisionByZero);
+                undefined_division(FaultKind::DivisionByZero);
+                return Ok(if op == BinOp::Div {
+                    norm(k, u64::MAX)
+                } else {
+                    a
+                });
             }
             if k.is_signed() {
                 let (x, y) = (a as i64, b as i64);
                 if y == -1 && x as i128 == int_range(k).0 {
-                    return Err(FaultKind::DivisionOverflow);
+                    undefined_division(FaultKind::DivisionOverflow);
+                    return Ok(if op == BinOp::Div { a } else { 0 });
                 }
                 let r = if op == BinOp::Div {
                     x.wrapping_div(y)
@@ -286,6 +296,25 @@ pub fn int_bin(op: BinOp, k: Scalar, a: u64, b: u64) -> Result<u64, FaultKind> {
             }
         }
     })
+}
+
+/// Reports an integer division with an unspecified result, once per kind and process.
+#[cold]
+fn undefined_division(kind: FaultKind) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static ZERO: AtomicBool = AtomicBool::new(false);
+    static OVERFLOW: AtomicBool = AtomicBool::new(false);
+    let (flag, what) = if kind == FaultKind::DivisionByZero {
+        (&ZERO, "integer division by zero")
+    } else {
+        (&OVERFLOW, "integer division overflow (MIN / -1)")
+    };
+    if !flag.swap(true, Ordering::Relaxed) {
+        eprintln!(
+            "fpgacl: warning: {what} in a kernel: the result is unspecified (OpenCL C 1.2 6.3); \
+             the kernel goes on (reported once per process)"
+        );
+    }
 }
 
 /// One lane of a floating-point binary operation.

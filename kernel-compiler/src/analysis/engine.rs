@@ -2198,6 +2198,7 @@ static EMPTY_FN: Function = Function {
         uses_global_work_offset: None,
         task: false,
         vec_type_hint: None,
+        work_group_size_hint: None,
     },
     single_work_item: true,
     num_slots: 0,

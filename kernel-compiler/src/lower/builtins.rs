@@ -406,6 +406,97 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 let regs = self.convert_all(&vals, &t, loc)?;
                 Ok(self.emit_builtin(f, &t, &t, &regs))
             }
+            K::Shuffle(two) => {
+                // OpenCL C 1.2 6.12.12: result lane i is lane (mask[i] mod m) of x (of the
+                // 2m lanes of x then y for shuffle2). The operands go to a private temporary
+                // and each result lane is a load at its masked index.
+                let nargs = if two { 3 } else { 2 };
+                self.argc(name, args, nargs, loc)?;
+                let vals = self.eval_args(args)?;
+                let tys: Vec<Type> = vals.iter().map(|v| v.1.clone()).collect();
+                let (Type::Vector(xs, m), Type::Vector(ms, n)) = (&tys[0], &tys[nargs - 1]) else {
+                    return Err(self.no_match(name, &tys, loc));
+                };
+                let (xs, m, ms, n) = (*xs, *m, *ms, *n);
+                let widths = [2u8, 4, 8, 16];
+                if !widths.contains(&m)
+                    || !widths.contains(&n)
+                    || matches!(xs, Scalar::Bool | Scalar::F16)
+                    || ms.is_float()
+                    || ms.is_signed()
+                    || ms == Scalar::Bool
+                    || ms.size() != xs.size()
+                    || (two && tys[1] != tys[0])
+                {
+                    return Err(self.no_match(name, &tys, loc));
+                }
+                let es = xs.size();
+                let total = m as u32 * if two { 2 } else { 1 };
+                let off = self.alloc_frame(es * total, es);
+                let base = self.alloc(1);
+                self.emit(Inst::FrameAddr {
+                    dst: base,
+                    offset: off,
+                });
+                let xvt = ValTy::vector(xs, m);
+                self.emit(Inst::Store {
+                    ty: xvt,
+                    src: vals[0].0,
+                    addr: base,
+                    space: AddrSpace::Private,
+                    site: None,
+                });
+                if two {
+                    let second = self.alloc(1);
+                    self.emit(Inst::PtrAdd {
+                        dst: second,
+                        base,
+                        index: None,
+                        scale: 0,
+                        disp: (es * m as u32) as i64,
+                    });
+                    self.emit(Inst::Store {
+                        ty: xvt,
+                        src: vals[1].0,
+                        addr: second,
+                        space: AddrSpace::Private,
+                        site: None,
+                    });
+                }
+                let keep = self.const_reg(ValTy::scalar(ms), vec![(total - 1) as u64]);
+                let dst = self.alloc(n);
+                let mask = vals[nargs - 1].0;
+                for i in 0..n as u32 {
+                    let idx = self.alloc(1);
+                    self.emit(Inst::Binary {
+                        op: BinOp::And,
+                        ty: ValTy::scalar(ms),
+                        dst: idx,
+                        a: mask.lane(i),
+                        b: keep,
+                    });
+                    let addr = self.alloc(1);
+                    self.emit(Inst::PtrAdd {
+                        dst: addr,
+                        base,
+                        index: Some(idx),
+                        scale: es,
+                        disp: 0,
+                    });
+                    self.emit(Inst::Load {
+                        ty: ValTy::scalar(xs),
+                        dst: dst.lane(i),
+                        addr,
+                        space: AddrSpace::Private,
+                        site: None,
+                    });
+                }
+                Ok(Val::R {
+                    reg: dst,
+                    ty: Type::Vector(xs, n),
+                    prov: None,
+                })
+            }
             K::Clamp | K::Bitselect => {
                 self.argc(name, args, 3, loc)?;
                 let vals = self.eval_args(args)?;
@@ -576,6 +667,14 @@ impl<'p, 'a> FnLower<'p, 'a> {
                     (Type::Scalar(s), false) if *s != Scalar::Bool => *s,
                     _ => return Err(self.no_match(name, &[dt, ot, pt], loc)),
                 };
+                // A scalar converts to the vector overload (`vstore3(x, 0, p)` stores x three
+                // times), as an implicit scalar-to-vector conversion does.
+                let (dr, dt) = if n > 1 && dt.is_scalar() && dt.is_arith() && !half {
+                    let vt = Type::Vector(s, n);
+                    (self.convert(dr, &dt, &vt, args[0].loc)?, vt)
+                } else {
+                    (dr, dt)
+                };
                 if dt.lanes() != n || !ot.is_integer() || !ot.is_scalar() {
                     return Err(self.no_match(name, &[dt, ot, pt], loc));
                 }
@@ -670,19 +769,49 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 let (Some(from), Some(tv)) = (t.valty(), to.valty()) else {
                     return Err(self.no_match(name, &[t], loc));
                 };
-                if !t.is_arith() || from.bytes() != tv.bytes() {
+                // A 3-component vector has the size of 4 components (OpenCL C 1.2 6.1.5), so
+                // `as_uint4(float3)` and `as_float3(int4)` are valid: the 3-lane side is
+                // reinterpreted as 4 lanes (the 4th lane of a 3-lane operand is undefined: 0
+                // here; a 3-lane result takes the first 3 lanes).
+                let pad = |v: ValTy| {
+                    if v.lanes == 3 {
+                        ValTy::vector(v.scalar, 4)
+                    } else {
+                        v
+                    }
+                };
+                let (pfrom, pto) = (pad(from), pad(tv));
+                if !t.is_arith() || pfrom.bytes() != pto.bytes() {
                     let (x, y) = (self.ty_name(&t), self.ty_name(&to));
                     return Err(self.error(
                         loc,
                         format!("invalid reinterpretation: sizes of '{x}' and '{y}' do not match"),
                     ));
                 }
-                let dst = self.alloc(tv.lanes);
+                let src = if pfrom != from {
+                    let wide = self.alloc(4);
+                    let zero = self.zero_of(ValTy::scalar(from.scalar));
+                    self.emit(Inst::Splat {
+                        dst: wide,
+                        src: zero,
+                        lanes: 4,
+                    });
+                    self.emit(Inst::Mov {
+                        dst: wide,
+                        src: r,
+                        lanes: 3,
+                    });
+                    wide
+                } else {
+                    r
+                };
+                // The executor's bitcast needs room for the wider lane count of both sides.
+                let dst = self.alloc(pto.lanes.max(pfrom.lanes));
                 self.emit(Inst::Bitcast {
-                    from,
-                    to: tv,
+                    from: pfrom,
+                    to: pto,
                     dst,
-                    src: r,
+                    src,
                 });
                 Ok(Val::R {
                     reg: dst,

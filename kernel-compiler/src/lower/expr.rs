@@ -576,10 +576,30 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 }
                 Ok(self.const_val(CVal::Float(*value, s).cast(s)))
             }
-            ExprKind::Str(_) => Err(self.error(
-                loc,
-                "string literals are only allowed as the format of printf",
-            )),
+            ExprKind::Str(text) => {
+                // A string literal is a `__constant char` array (OpenCL C 1.2 6.5.3): a
+                // NUL-terminated copy in the constant data, used as a pointer to its first
+                // character.
+                let data = &mut self.p.module.constant_data;
+                let off = data.len() as u32;
+                data.extend_from_slice(text.as_bytes());
+                data.push(0);
+                let reg = self.alloc(1);
+                self.emit(Inst::ConstAddr {
+                    dst: reg,
+                    offset: off,
+                });
+                Ok(Val::R {
+                    reg,
+                    ty: Type::Pointer(Box::new(Pointee {
+                        ty: Type::Scalar(Scalar::I8),
+                        space: AddrSpace::Constant,
+                        is_const: false,
+                        is_volatile: false,
+                    })),
+                    prov: None,
+                })
+            }
             ExprKind::Ident(n) => self.ident(n, loc),
             ExprKind::Unary(op, a) => self.unary(*op, a, loc),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, loc),

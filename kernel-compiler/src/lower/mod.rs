@@ -66,6 +66,8 @@ pub(crate) struct Program<'a> {
     pub poisoned_types: HashSet<String>,
     /// Program-scope objects whose declaration had an error.
     pub poisoned_globals: HashSet<String>,
+    /// Program-scope variables this unit defines (not only declares `extern`).
+    pub defined_vars: HashSet<String>,
 }
 
 /// Lowers a translation unit to a module (kernels in source order). Options that change the
@@ -84,6 +86,7 @@ pub fn lower(tu: &TranslationUnit, diags: &mut Diagnostics) -> ir::Module {
         var_attrs: vec![],
         poisoned_types: HashSet::new(),
         poisoned_globals: HashSet::new(),
+        defined_vars: defined_variables(tu),
     };
     p.channels_enabled = tu.pragmas.iter().any(|(t, _)| {
         let t = t.replace(' ', "");
@@ -926,6 +929,24 @@ impl Program<'_> {
     }
 
     fn global_decl_inner(&mut self, d: &Declaration) {
+        // `extern __constant T x;` naming an object this unit defines (after linking: another
+        // unit's definition) declares nothing new.
+        if is_extern_var_decl(d)
+            && d.decls.iter().all(|id| {
+                id.decl
+                    .name
+                    .as_ref()
+                    .is_some_and(|n| self.defined_vars.contains(n))
+            })
+        {
+            // A struct the declaration defines is still declared when the definition of the
+            // object comes later (`extern constant struct s {..} x; constant struct s x = ..;`);
+            // after a definition of the same struct, the repeated body is not an error here.
+            let saved = std::mem::take(&mut *self.diags);
+            let _ = self.spec_type(&d.spec);
+            *self.diags = saved;
+            return;
+        }
         let Ok(base) = self.spec_type(&d.spec) else {
             if d.spec.storage == Storage::Typedef {
                 for id in &d.decls {
@@ -958,6 +979,12 @@ impl Program<'_> {
                 self.channel_decl(&base, d, id);
                 continue;
             }
+            if d.spec.storage == Storage::Extern && id.init.is_none() {
+                if !self.defined_vars.contains(&name) && !self.globals.contains_key(&name) {
+                    self.extern_var(&base, d, decl, &name);
+                }
+                continue;
+            }
             if self.globals.contains_key(&name) {
                 self.diags
                     .error(decl.loc, format!("redefinition of '{name}'"));
@@ -971,11 +998,7 @@ impl Program<'_> {
                 Some(AddrSpace::Constant) => {
                     self.var_attrs_of(decl, &name);
                     let Some(init) = &id.init else {
-                        if d.spec.storage == Storage::Extern {
-                            self.diags.error(decl.loc, format!("'extern' declaration of program scope variable '{name}' is not supported: define the __constant data in a header the units share (identical definitions are merged at link time)"));
-                        } else {
-                            self.diags.error(decl.loc, format!("program scope variable '{name}' in the __constant address space must be initialized"));
-                        }
+                        self.diags.error(decl.loc, format!("program scope variable '{name}' in the __constant address space must be initialized"));
                         continue;
                     };
                     if let Some(offset) = self.constant_data(&t, init) {
@@ -994,6 +1017,40 @@ impl Program<'_> {
                 }
             }
         }
+    }
+
+    /// `extern __constant T name;` of an object no part of this unit defines: the unit is
+    /// checked with `name` as zero-filled constant data of type `T`; a build or link reports
+    /// it as undefined unless another unit defines it ([`undefined_extern_vars`]). An
+    /// incomplete `T` (`extern constant struct s x;` with `struct s` declared nowhere) is
+    /// accepted as long as the unit does not use `name`.
+    fn extern_var(&mut self, base: &Type, d: &Declaration, decl: &Declarator, name: &str) {
+        let saved = std::mem::take(&mut *self.diags);
+        let resolved = self.declarator_type(base.clone(), &d.spec, decl, None);
+        let scratch = std::mem::replace(&mut *self.diags, saved);
+        let Ok((t, space)) = resolved else {
+            return;
+        };
+        if scratch.has_errors() || self.size_of(&t) == 0 {
+            return;
+        }
+        if space != Some(AddrSpace::Constant) {
+            self.diags.error(
+                decl.loc,
+                format!("program scope variable '{name}' must be declared in the __constant address space"),
+            );
+            return;
+        }
+        let size = self.size_of(&t);
+        if size > MAX_OBJECT {
+            return;
+        }
+        let align = self.align_of(&t).max(1);
+        let data = &mut self.module.constant_data;
+        let offset = align_up(data.len() as u32, align);
+        data.resize((offset + size) as usize, 0);
+        self.globals
+            .insert(name.to_string(), Global::Constant { offset, ty: t });
     }
 
     /// Records memory attributes of a variable (checked) for the analysis.
@@ -1286,4 +1343,58 @@ pub(crate) fn space_of(a: AddrQual) -> AddrSpace {
         AddrQual::Constant => AddrSpace::Constant,
         AddrQual::Private => AddrSpace::Private,
     }
+}
+
+/// Whether a program-scope declaration only declares variables `extern` (no initializer).
+fn is_extern_var_decl(d: &Declaration) -> bool {
+    d.spec.storage == Storage::Extern
+        && d.decls.iter().all(|id| {
+            id.init.is_none() && !matches!(id.decl.derived.last(), Some(Derived::Function { .. }))
+        })
+}
+
+/// Names of the program-scope variables a unit defines (declarations that are not `extern`
+/// without an initializer, nor typedefs or prototypes).
+fn defined_variables(tu: &TranslationUnit) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for item in &tu.items {
+        let Item::Decl(d) = item else { continue };
+        if d.spec.storage == Storage::Typedef {
+            continue;
+        }
+        for id in &d.decls {
+            let is_fn = matches!(id.decl.derived.last(), Some(Derived::Function { .. }));
+            if is_fn || (d.spec.storage == Storage::Extern && id.init.is_none()) {
+                continue;
+            }
+            if let Some(n) = &id.decl.name {
+                out.insert(n.clone());
+            }
+        }
+    }
+    out
+}
+
+/// `extern` program-scope variables of a whole program (one unit built, or the merged units of
+/// a link) that no declaration defines: the name and the location of its first `extern`
+/// declaration.
+pub fn undefined_extern_vars(tu: &TranslationUnit) -> Vec<(String, Loc)> {
+    let defined = defined_variables(tu);
+    let mut seen = HashSet::new();
+    let mut out = vec![];
+    for item in &tu.items {
+        let Item::Decl(d) = item else { continue };
+        if d.spec.storage != Storage::Extern {
+            continue;
+        }
+        for id in &d.decls {
+            let is_fn = matches!(id.decl.derived.last(), Some(Derived::Function { .. }));
+            let Some(n) = &id.decl.name else { continue };
+            if is_fn || id.init.is_some() || defined.contains(n) || !seen.insert(n.clone()) {
+                continue;
+            }
+            out.push((n.clone(), id.decl.loc));
+        }
+    }
+    out
 }

@@ -22,7 +22,7 @@ use crate::source::{FileId, SourceMap};
 use crate::token::Token;
 use std::path::PathBuf;
 
-pub use predefined::predefined_macros;
+pub use predefined::{predefined_macros, DEVICE_EXTENSIONS};
 pub use render::{render_tokens, token_text};
 pub use resolve::{FsResolver, IncludeResolver, MapResolver};
 

@@ -43,6 +43,10 @@ const CONSTANTS: &[(&str, &str)] = &[
     ("DBL_MAX", "0x1.fffffffffffffp1023"),
     ("DBL_MIN", "0x1.0p-1022"),
     ("DBL_EPSILON", "0x1.0p-52"),
+    ("DBL_RADIX", "2"),
+    // What `ilogb` returns for 0 and NaN (the device's `ilogb` gives INT_MIN for both).
+    ("FP_ILOGB0", "(-2147483647-1)"),
+    ("FP_ILOGBNAN", "(-2147483647-1)"),
     ("HALF_DIG", "3"),
     ("HALF_MANT_DIG", "11"),
     ("HALF_MAX_10_EXP", "+4"),
@@ -86,6 +90,24 @@ const CONSTANTS: &[(&str, &str)] = &[
     ("M_SQRT1_2", "0.707106781186547524400844362104849039"),
 ];
 
+/// The OpenCL C extensions the device supports (its `CL_DEVICE_EXTENSIONS`): OpenCL C 1.2
+/// section 9.1 says each supported extension has a macro of its name defined to 1 in kernels.
+/// The runtime reports exactly this list.
+pub const DEVICE_EXTENSIONS: &[&str] = &[
+    "cl_khr_icd",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_fp64",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_intel_channels",
+    "cl_altera_channels",
+    "cl_intel_fpga_host_pipe",
+];
+
 /// The text of the predefined macros for these options, as `#define` lines (built-ins first,
 /// then `-D` and `-U` in order). Useful for `fpgacl aoc -dM`-style listings and tests.
 pub fn predefined_macros(opts: &PpOptions) -> String {
@@ -106,6 +128,9 @@ pub fn predefined_macros(opts: &PpOptions) -> String {
     def("__ENDIAN_LITTLE__", "1");
     def("__kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
     def("kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
+    for ext in DEVICE_EXTENSIONS {
+        def(ext, "1");
+    }
     def("FP_FAST_FMA", "1");
     def("FP_FAST_FMAF", "1");
     // Intel FPGA SDK for OpenCL offline compiler.

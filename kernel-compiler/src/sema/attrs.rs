@@ -147,6 +147,8 @@ pub fn kernel_attrs(
                 }
                 if ok && a.name == "reqd_work_group_size" {
                     k.reqd_work_group_size = Some(v);
+                } else if ok {
+                    k.work_group_size_hint = Some(v);
                 }
             }
             "max_work_group_size" => {

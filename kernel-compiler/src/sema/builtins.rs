@@ -60,6 +60,8 @@ pub enum BuiltinKind {
     AnyAll(BuiltinFn),
     Bitselect,
     Select,
+    /// `shuffle(x, mask)` (false) / `shuffle2(x, y, mask)` (true).
+    Shuffle(bool),
     /// `vloadn(offset, p)`.
     VLoad(u8),
     /// `vstoren(data, offset, p)`.
@@ -269,6 +271,8 @@ pub fn classify(name: &str) -> Option<BuiltinKind> {
         "any" => K::AnyAll(F::Any),
         "all" => K::AnyAll(F::All),
         "bitselect" => K::Bitselect,
+        "shuffle" => K::Shuffle(false),
+        "shuffle2" => K::Shuffle(true),
         "select" => K::Select,
         "vload_half" | "vloada_half" => K::VLoadHalf(1),
         "barrier" | "work_group_barrier" => K::Barrier,

@@ -179,9 +179,14 @@ impl Kernel {
         dev_max
     }
 
+    /// `CL_KERNEL_ATTRIBUTES`: the attributes as written in the source, without spaces inside
+    /// the parentheses, separated by one space (as the OpenCL 1.2 query table describes).
     fn attributes_string(&self) -> String {
         let a = &self.function().attrs;
         let mut parts = Vec::new();
+        if let Some([x, y, z]) = a.work_group_size_hint {
+            parts.push(format!("work_group_size_hint({x},{y},{z})"));
+        }
         if let Some([x, y, z]) = a.reqd_work_group_size {
             parts.push(format!("reqd_work_group_size({x},{y},{z})"));
         }
@@ -246,19 +251,24 @@ impl Kernel {
             CL_KERNEL_ARG_TYPE_NAME => InfoValue::string(&arg.type_name),
             CL_KERNEL_ARG_TYPE_QUALIFIER => {
                 let mut q = CL_KERNEL_ARG_TYPE_NONE;
-                // A `__constant` pointer's data is const, declared so or not (as the
-                // specification's query table says, and as PoCL answers).
-                if arg.is_const || arg.address == ArgAddress::Constant {
-                    q |= CL_KERNEL_ARG_TYPE_CONST;
-                }
-                if arg.is_restrict {
-                    q |= CL_KERNEL_ARG_TYPE_RESTRICT;
-                }
-                if arg.is_volatile {
-                    q |= CL_KERNEL_ARG_TYPE_VOLATILE;
-                }
+                // The qualifiers describe what a pointer argument points to; an argument
+                // passed by value has none (`const int x` is CL_KERNEL_ARG_TYPE_NONE), and a
+                // pipe is only CL_KERNEL_ARG_TYPE_PIPE.
+                let pointer = matches!(arg.kind, ArgKind::Buffer { .. } | ArgKind::LocalPtr { .. });
                 if arg.is_pipe {
                     q |= CL_KERNEL_ARG_TYPE_PIPE;
+                } else if pointer {
+                    // A `__constant` pointer's data is const, declared so or not (as the
+                    // specification's query table says, and as PoCL answers).
+                    if arg.is_const || arg.address == ArgAddress::Constant {
+                        q |= CL_KERNEL_ARG_TYPE_CONST;
+                    }
+                    if arg.is_restrict {
+                        q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+                    }
+                    if arg.is_volatile {
+                        q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+                    }
                 }
                 InfoValue::ulong(q)
             }
