@@ -10,6 +10,7 @@
 mod aoc;
 mod locate;
 mod profile;
+mod progress;
 mod report;
 
 use clap::{Parser, Subcommand};
@@ -17,16 +18,20 @@ use std::io::Write;
 use std::process::ExitCode;
 
 /// Writes to stdout, ignoring errors: a reader that went away (`fpgacl aoc --dump-ir | head`)
-/// must not turn into a panic (`print!` panics on a broken pipe).
+/// must not turn into a panic (`print!` panics on a broken pipe). Control characters other than
+/// line feed and tab are escaped (`#error` text, `#line` file names and kernel names are
+/// untrusted): [`fpgacl_profile_format::terminal_safe::escape_text`].
 pub fn out(text: &str) {
+    let text = fpgacl_profile_format::terminal_safe::escape_text(text);
     let mut o = std::io::stdout().lock();
     let _ = o.write_all(text.as_bytes());
     let _ = o.flush();
 }
 
 /// Writes to stderr, ignoring errors (`fpgacl profile ./host 2>&1 | head`: `eprint!` panics
-/// once the pipe is closed).
+/// once the pipe is closed). Control characters are escaped as in [`out`].
 pub fn err(text: &str) {
+    let text = fpgacl_profile_format::terminal_safe::escape_text(text);
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 

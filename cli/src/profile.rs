@@ -7,6 +7,11 @@
 //! `ACL_PROFILE_TIMER=1`; `--board` sets `FPGACL_BOARD`, `--start-cycle`/`--stop-cycle` set
 //! `ACL_PROFILE_START_CYCLE`/`ACL_PROFILE_STOP_CYCLE`. The host's exit status is passed
 //! through (128 + signal number when it was killed by a signal).
+//!
+//! While the host runs, a progress line on stderr (when stderr is a terminal) follows the
+//! profile as it grows ([`crate::progress`]). Ctrl-C stops the host; fpgacl stays, says so and
+//! summarises the records that completed before the interrupt (the runtime hands each record
+//! to the OS as it completes).
 
 use crate::locate;
 use clap::Args;
@@ -14,11 +19,14 @@ use fpgacl_profile_format::{read_profile, Profile, Record};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::SystemTime;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
 
 #[derive(Args)]
 pub struct ProfileArgs {
-    /// Where to write the profile (default ./profile.mon).
+    /// Where to write the profile (default ./profile.mon); relative to the directory
+    /// `fpgacl profile` runs in, also when the host changes directory.
     #[arg(short = 'o', long, default_value = "profile.mon")]
     pub output: PathBuf,
     /// Also record host<->device memory transfers (ACL_PROFILE_TIMER=1).
@@ -53,11 +61,15 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
     let lib_dir = locate::lib_dir()?;
     let vendors = locate::vendors_dir(&lib_dir)?;
     let (program, rest) = args.command.split_first().ok_or("no host program given")?;
+    // Absolute before the host starts: a host that changes directory (Intel's AOCLUtils
+    // `setCwdToExeDir()`) still writes where the user asked.
+    let output = std::path::absolute(&args.output)
+        .map_err(|e| format!("-o {}: {e}", args.output.display()))?;
     let mut cmd = Command::new(program);
     cmd.args(rest)
         .env("OCL_ICD_VENDORS", &vendors)
         .env("ACL_RUNTIME_PROFILING_ACTIVE", "1")
-        .env("FPGACL_PROFILE_OUT", &args.output);
+        .env("FPGACL_PROFILE_OUT", &output);
     let ld = match std::env::var_os("LD_LIBRARY_PATH") {
         Some(old) => {
             let mut p = std::ffi::OsString::from(lib_dir.as_os_str());
@@ -81,15 +93,72 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
         cmd.env("ACL_PROFILE_STOP_CYCLE", c.to_string());
     }
     let started = SystemTime::now();
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    let started_ns = started
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    // Ctrl-C reaches the host and fpgacl alike: fpgacl stays to say what the profile holds.
+    let interrupted = Arc::new(AtomicUsize::new(0));
+    let sigint =
+        signal_hook::flag::register_usize(signal_hook::consts::SIGINT, interrupted.clone(), 1).ok();
+    let result = wait_for_host(&mut cmd, &output, started_ns, &interrupted);
+    if let Some(id) = sigint {
+        signal_hook::low_level::unregister(id);
+    }
+    let status = result.map_err(|e| format!("cannot run {program}: {e}"))?;
     let code = exit_code(&status);
-    if code.is_none() {
+    let was_interrupted = interrupted.load(Ordering::Relaxed) != 0
+        || signal_of(&status) == Some(signal_hook::consts::SIGINT);
+    if was_interrupted {
+        crate::err(&format!(
+            "fpgacl: interrupted: {program} stopped; the profile holds the records completed \
+             before the interrupt\n"
+        ));
+    } else if code.is_none() {
         crate::err(&format!("fpgacl: {program} was killed by a signal\n"));
     }
-    crate::err(&describe_output(&args.output, started, args.quiet));
+    crate::err(&describe_output(&output, started, args.quiet));
     Ok(ExitCode::from(code.unwrap_or_else(|| signal_code(&status))))
+}
+
+/// Runs the host to its end, with a progress line on stderr when stderr is a terminal. A
+/// SIGINT sent to fpgacl alone (not from the terminal, which signals the host too) is passed on
+/// to the host if it has not stopped half a second later.
+fn wait_for_host(
+    cmd: &mut Command,
+    output: &Path,
+    started_ns: u64,
+    interrupted: &AtomicUsize,
+) -> std::io::Result<std::process::ExitStatus> {
+    use std::io::IsTerminal;
+    let mut child = cmd.spawn()?;
+    let mut progress = std::io::stderr()
+        .is_terminal()
+        .then(|| crate::progress::Progress::new(output, started_ns));
+    let mut interrupt_seen: Option<Instant> = None;
+    let mut forwarded = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if interrupted.load(Ordering::Relaxed) != 0 {
+            let t = *interrupt_seen.get_or_insert_with(Instant::now);
+            if !forwarded && t.elapsed() >= Duration::from_millis(500) {
+                forwarded = true;
+                if let Ok(pid) = i32::try_from(child.id()) {
+                    // SAFETY: kill(2) on our own child's pid.
+                    unsafe { libc::kill(pid, libc::SIGINT) };
+                }
+            }
+        }
+        if let Some(p) = &mut progress {
+            p.tick();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    if let Some(p) = progress {
+        p.finish();
+    }
+    Ok(status)
 }
 
 fn exit_code(status: &std::process::ExitStatus) -> Option<u8> {
@@ -100,6 +169,17 @@ fn exit_code(status: &std::process::ExitStatus) -> Option<u8> {
 fn signal_code(status: &std::process::ExitStatus) -> u8 {
     use std::os::unix::process::ExitStatusExt;
     status.signal().map_or(128, |s| (128 + (s & 0x7f)) as u8)
+}
+
+#[cfg(unix)]
+fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn signal_of(_status: &std::process::ExitStatus) -> Option<i32> {
+    None
 }
 
 #[cfg(not(unix))]
@@ -149,7 +229,7 @@ fn describe_output(path: &Path, started: SystemTime, quiet: bool) -> String {
 }
 
 /// Nanoseconds as a short human-readable duration.
-fn duration(ns: u64) -> String {
+pub fn duration(ns: u64) -> String {
     let ns = ns as f64;
     if ns >= 1e9 {
         format!("{:.3} s", ns / 1e9)

@@ -7,6 +7,8 @@
 //! * [`exports`]: JSON, Intel's text layout, Chrome/Perfetto trace.
 //! * [`frame`]: the byte layout (documented there and in `SCHEMA.md`).
 //! * [`sample`]: deterministic sample content for tests and fixtures.
+//! * [`terminal_safe`]: the escaping of control characters for everything printed to a
+//!   terminal.
 //!
 //! ```
 //! use fpgacl_profile_format::{read_profile, sample, ProfileWriter};
@@ -38,6 +40,7 @@ mod profile;
 mod reader;
 pub mod sample;
 mod source;
+pub mod terminal_safe;
 mod writer;
 
 pub use error::{FormatProblem, ReadError, WriteError};

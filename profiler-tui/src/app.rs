@@ -25,6 +25,8 @@ pub enum Tab {
     Autorun,
     /// Differences between two files (only in compare mode).
     Compare,
+    /// The static report's loops with II and the reason (only when the profile has loops).
+    Loops,
 }
 
 impl Tab {
@@ -35,6 +37,7 @@ impl Tab {
             Tab::Execution => "Kernel Execution",
             Tab::Autorun => "Autorun Captures",
             Tab::Compare => "Compare",
+            Tab::Loops => "Loops",
         }
     }
 }
@@ -132,6 +135,26 @@ pub struct CompareState {
     pub by_change: bool,
 }
 
+/// State of the Loops tab.
+#[derive(Debug, Default)]
+pub struct LoopsState {
+    /// Selected loop (index into `ReportData::loops`).
+    pub cursor: usize,
+    /// First shown row (adjusted while drawing).
+    pub scroll: Cell<usize>,
+}
+
+/// `/` search over source lines and kernel names.
+#[derive(Debug, Default)]
+pub struct SearchState {
+    /// Text being typed after `/` (the prompt is open while this is `Some`).
+    pub typing: Option<String>,
+    /// The last search, repeated by `n` / `N` in the Source Code tab until Esc clears it.
+    pub query: Option<String>,
+    /// (file, 0-based line) of every match of `query`, in file then line order.
+    pub hits: Vec<(usize, usize)>,
+}
+
 /// The whole profiler state.
 #[derive(Debug)]
 pub struct App {
@@ -159,6 +182,14 @@ pub struct App {
     pub autorun: AutorunState,
     /// Compare tab.
     pub cmp: CompareState,
+    /// Loops tab.
+    pub loops: LoopsState,
+    /// `/` search.
+    pub search: SearchState,
+    /// Details panes shown (`d` collapses / expands them).
+    pub details: bool,
+    /// Kernel Execution tab shows the selected kernel's plots instead of the lanes (`v`).
+    pub plots: bool,
 }
 
 impl App {
@@ -167,6 +198,9 @@ impl App {
         let mut tabs = vec![Tab::Source, Tab::Execution];
         if !data.capture_groups.is_empty() {
             tabs.push(Tab::Autorun);
+        }
+        if !data.loops.is_empty() {
+            tabs.push(Tab::Loops);
         }
         let rows = data.timeline.row_refs();
         let (t0, t1) = (data.timeline.start_ns, data.timeline.end_ns.max(1));
@@ -219,6 +253,10 @@ impl App {
             },
             autorun: AutorunState::default(),
             cmp: CompareState::default(),
+            loops: LoopsState::default(),
+            search: SearchState::default(),
+            details: true,
+            plots: false,
             data,
         };
         if let Some(warn) = app.data.profile.warnings.first() {
@@ -472,8 +510,11 @@ impl App {
             }
             KeyCode::Home | KeyCode::Char('g') => self.source_move(isize::MIN / 2),
             KeyCode::End | KeyCode::Char('G') => self.source_move(isize::MAX / 2),
+            KeyCode::Char('n') if self.search.query.is_some() => self.search_step(true),
+            KeyCode::Char('N') if self.search.query.is_some() => self.search_step(false),
             KeyCode::Char('n') => self.jump_high_stall(true),
             KeyCode::Char('N') | KeyCode::Char('p') => self.jump_high_stall(false),
+            KeyCode::Char('d') => self.details = !self.details,
             KeyCode::Char(']') | KeyCode::Right | KeyCode::Char('l') => {
                 let n = self.line_sites(self.source.cursor).len();
                 if n > 1 {
@@ -507,6 +548,10 @@ impl App {
             KeyCode::Char('>') => self.source.hscroll = (self.source.hscroll + 8).min(4096),
             KeyCode::Char('<') => self.source.hscroll = self.source.hscroll.saturating_sub(8),
             KeyCode::Char('a') => self.back_to_average(false),
+            KeyCode::Esc if self.search.query.is_some() => {
+                self.search = SearchState::default();
+                self.message = Some("search cleared: n / N jump to high-stall lines".into());
+            }
             KeyCode::Esc => self.back_to_average(true),
             _ => {}
         }
@@ -690,6 +735,8 @@ impl App {
             KeyCode::Char('+') | KeyCode::Char('=') => self.exec_zoom(true),
             KeyCode::Char('-') | KeyCode::Char('_') => self.exec_zoom(false),
             KeyCode::Char('0') => self.exec_fit(),
+            KeyCode::Char('d') => self.details = !self.details,
+            KeyCode::Char('v') => self.plots = !self.plots,
             KeyCode::Up | KeyCode::Char('k') => {
                 self.exec.row = self.exec.row.saturating_sub(1);
                 self.exec_select_nearest();
@@ -829,6 +876,145 @@ impl App {
         }
     }
 
+    // ----- Search -----------------------------------------------------------------------
+
+    fn on_key_search(&mut self, key: KeyEvent) {
+        let Some(text) = self.search.typing.as_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc => self.search.typing = None,
+            // Backspace on an empty prompt closes it.
+            KeyCode::Backspace if text.is_empty() => self.search.typing = None,
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Enter => {
+                let q = self.search.typing.take().unwrap_or_default();
+                self.search_for(&q);
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
+            _ => {}
+        }
+    }
+
+    /// Searches `query` (case-insensitive) in every source line and kernel name and jumps to
+    /// the first match after the cursor in the Source Code tab; `n` / `N` then repeat it.
+    pub fn search_for(&mut self, query: &str) {
+        if query.is_empty() {
+            return;
+        }
+        let q = query.to_lowercase();
+        let mut hits: Vec<(usize, usize)> = Vec::new();
+        for (fi, f) in self.data.files.iter().enumerate() {
+            for (li, line) in f.lines.iter().enumerate() {
+                if line.to_lowercase().contains(&q) {
+                    hits.push((fi, li));
+                }
+            }
+        }
+        for (k, kr) in self.data.kernels.iter().enumerate() {
+            if let Some(f) = kr.file {
+                if self.data.kernel(k).name.to_lowercase().contains(&q) {
+                    hits.push((f, crate::data::line_index(self.data.kernel(k).line)));
+                }
+            }
+        }
+        hits.sort_unstable();
+        hits.dedup();
+        self.search.query = Some(query.to_string());
+        self.search.hits = hits;
+        self.goto_tab(Tab::Source);
+        if self.search.hits.is_empty() {
+            self.message = Some(format!("no match for '{query}' in sources or kernel names"));
+            return;
+        }
+        // From the line before the cursor, so a match on the cursor line counts.
+        let c = (self.source.file, self.source.cursor);
+        let first = self.search.hits.iter().position(|&h| h >= c).unwrap_or(0);
+        self.search_goto(first);
+    }
+
+    /// Moves to the next (or previous) match of the last search, wrapping around.
+    pub fn search_step(&mut self, forward: bool) {
+        let hits = &self.search.hits;
+        if hits.is_empty() {
+            let q = self.search.query.clone().unwrap_or_default();
+            self.message = Some(format!("no match for '{q}'"));
+            return;
+        }
+        let c = (self.source.file, self.source.cursor);
+        let i = if forward {
+            hits.iter().position(|&h| h > c).unwrap_or(0)
+        } else {
+            hits.iter().rposition(|&h| h < c).unwrap_or(hits.len() - 1)
+        };
+        self.search_goto(i);
+    }
+
+    fn search_goto(&mut self, i: usize) {
+        let (f, l) = self.search.hits[i];
+        self.goto_line(f, l);
+        self.message = Some(format!(
+            "/{}: match {} of {} (n / N next / previous, Esc clears)",
+            self.search.query.as_deref().unwrap_or(""),
+            i + 1,
+            self.search.hits.len()
+        ));
+    }
+
+    /// Puts the Source Code cursor on `line` of `file` (clearing a kernel filter from another
+    /// file).
+    pub fn goto_line(&mut self, file: usize, line: usize) {
+        if file != self.source.file {
+            self.source.file = file;
+            if self
+                .source
+                .kernel_filter
+                .is_some_and(|k| self.data.kernels[k].file != Some(file))
+            {
+                self.source.kernel_filter = None;
+            }
+            self.refresh_source();
+        }
+        self.source.cursor = line.min(self.file_len().saturating_sub(1));
+        self.source.access = self.default_access(self.source.cursor);
+    }
+
+    /// True when `line` of the shown file matches the last search.
+    pub fn is_search_hit(&self, line: usize) -> bool {
+        self.search.query.is_some()
+            && self
+                .search
+                .hits
+                .binary_search(&(self.source.file, line))
+                .is_ok()
+    }
+
+    // ----- Loops tab --------------------------------------------------------------------
+
+    fn on_key_loops(&mut self, key: KeyEvent) {
+        let n = self.data.loops.len();
+        let c = &mut self.loops.cursor;
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => *c = c.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => *c = (*c + 1).min(n.saturating_sub(1)),
+            KeyCode::PageUp => *c = c.saturating_sub(10),
+            KeyCode::PageDown => *c = (*c + 10).min(n.saturating_sub(1)),
+            KeyCode::Home | KeyCode::Char('g') => *c = 0,
+            KeyCode::End | KeyCode::Char('G') => *c = n.saturating_sub(1),
+            KeyCode::Enter => {
+                if let Some(&r) = self.data.loops.get(*c) {
+                    let line = crate::data::line_index(self.data.loop_info(*c).line);
+                    self.source.return_tab = Some(Tab::Loops);
+                    self.goto_line(r.file, line);
+                    self.goto_tab(Tab::Source);
+                }
+            }
+            _ => {}
+        }
+    }
+
     // ----- Dispatch ---------------------------------------------------------------------
 
     /// Applies one key press.
@@ -841,6 +1027,10 @@ impl App {
             && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q'))
         {
             self.quit = true;
+            return;
+        }
+        if self.search.typing.is_some() {
+            self.on_key_search(key);
             return;
         }
         if self.help {
@@ -870,7 +1060,11 @@ impl App {
                     self.tab = (self.tab + self.tabs.len() - 1) % self.tabs.len();
                     return;
                 }
-                KeyCode::Char(d @ '1'..='4') => {
+                KeyCode::Char('/') => {
+                    self.search.typing = Some(String::new());
+                    return;
+                }
+                KeyCode::Char(d @ '1'..='5') => {
                     let i = d as usize - '1' as usize;
                     if i < self.tabs.len() {
                         self.tab = i;
@@ -885,6 +1079,7 @@ impl App {
             Tab::Execution => self.on_key_exec(key),
             Tab::Autorun => self.on_key_autorun(key),
             Tab::Compare => self.on_key_compare(key),
+            Tab::Loops => self.on_key_loops(key),
         }
     }
 

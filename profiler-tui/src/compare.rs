@@ -197,3 +197,102 @@ impl CompareTable {
         }
     }
 }
+
+/// One kernel's verdict in a CI gate ([`CompareTable::gate`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateKernel {
+    /// Kernel name, or `(all kernels)` for the sum over every kernel.
+    pub kernel: String,
+    /// Total run time in the first file, ns (`None`: not in it).
+    pub before_ns: Option<u64>,
+    /// Total run time in the second file, ns (`None`: not in it).
+    pub after_ns: Option<u64>,
+    /// Change of the run time in percent of the first file's, when both exist and the first
+    /// is not 0.
+    pub change_pct: Option<f64>,
+    /// Slower by more than the limit.
+    pub regression: bool,
+}
+
+/// The verdict of `--fail-if-slower`: every checked kernel and the sum over all kernels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gate {
+    /// The limit, percent.
+    pub limit_pct: f64,
+    /// Per-kernel rows, then the `(all kernels)` row when every kernel is checked.
+    pub kernels: Vec<GateKernel>,
+    /// Kernels named with `--kernel` that are missing from one of the files.
+    pub missing: Vec<String>,
+}
+
+impl Gate {
+    /// No checked kernel got slower by more than the limit and no named kernel is missing.
+    pub fn passed(&self) -> bool {
+        self.missing.is_empty() && !self.kernels.iter().any(|k| k.regression)
+    }
+}
+
+/// Name of the row that sums every kernel.
+pub const ALL_KERNELS: &str = "(all kernels)";
+
+impl CompareTable {
+    /// Checks that no kernel's total emulated run time grew by more than `limit_pct` percent
+    /// from the first file to the second. `only` names the kernels to check (each must be in
+    /// both files); empty checks every kernel present in both files and the sum over all
+    /// kernels. A kernel that ran for 0 ns before regresses when it takes any time after.
+    pub fn gate(&self, limit_pct: f64, only: &[String]) -> Gate {
+        let row = |name: &str, before: Option<u64>, after: Option<u64>| {
+            let change_pct = match (before, after) {
+                (Some(b), Some(a)) if b > 0 => Some((a as f64 - b as f64) / b as f64 * 100.0),
+                _ => None,
+            };
+            let regression = match (before, after) {
+                (Some(0), Some(a)) => a > 0,
+                (Some(_), Some(_)) => change_pct.is_some_and(|c| c > limit_pct),
+                _ => false,
+            };
+            GateKernel {
+                kernel: name.to_string(),
+                before_ns: before,
+                after_ns: after,
+                change_pct,
+                regression,
+            }
+        };
+        let side = |s: (usize, u64)| (s.0 > 0).then_some(s.1);
+        let mut kernels = Vec::new();
+        let mut missing = Vec::new();
+        if only.is_empty() {
+            for k in &self.kernels {
+                kernels.push(row(&k.kernel, side(k.before), side(k.after)));
+            }
+            let both: Vec<&CompareKernel> = self
+                .kernels
+                .iter()
+                .filter(|k| k.before.0 > 0 && k.after.0 > 0)
+                .collect();
+            if !both.is_empty() {
+                let sum = |f: fn(&CompareKernel) -> u64| both.iter().map(|k| f(k)).sum::<u64>();
+                kernels.push(row(
+                    ALL_KERNELS,
+                    Some(sum(|k| k.before.1)),
+                    Some(sum(|k| k.after.1)),
+                ));
+            }
+        } else {
+            for name in only {
+                match self.kernels.iter().find(|k| &k.kernel == name) {
+                    Some(k) if k.before.0 > 0 && k.after.0 > 0 => {
+                        kernels.push(row(name, Some(k.before.1), Some(k.after.1)));
+                    }
+                    _ => missing.push(name.clone()),
+                }
+            }
+        }
+        Gate {
+            limit_pct,
+            kernels,
+            missing,
+        }
+    }
+}

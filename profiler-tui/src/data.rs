@@ -53,6 +53,17 @@ pub struct KernelRef {
     pub file: Option<usize>,
 }
 
+/// A loop of a program's static report.
+#[derive(Debug, Clone, Copy)]
+pub struct LoopRef {
+    /// Index of the program in [`ReportData::programs`].
+    pub program: usize,
+    /// Index into that program's `report.loops`.
+    pub index: usize,
+    /// Index of its file in [`ReportData::files`].
+    pub file: usize,
+}
+
 /// An access site of a program.
 #[derive(Debug, Clone, Copy)]
 pub struct SiteRef {
@@ -102,6 +113,8 @@ pub struct ReportData {
     pub files: Vec<FileView>,
     /// Every kernel of every program.
     pub kernels: Vec<KernelRef>,
+    /// Every loop of every program's static report (the Loops tab), by file and line.
+    pub loops: Vec<LoopRef>,
     /// Every access site of every program.
     pub sites: Vec<SiteRef>,
     /// Autorun capture table rows, by device then kernel then compute unit.
@@ -124,7 +137,13 @@ pub struct ReportData {
 impl ReportData {
     /// Prepares `profile` for display. `label` names it in the header (usually its path).
     /// Cost: one pass over the records plus sorting the timeline lanes.
-    pub fn new(label: impl Into<String>, profile: Profile) -> ReportData {
+    /// Every text of the profile and the label is escaped for the terminal first
+    /// ([`fpgacl_profile_format::terminal_safe`]): a name or source line with ESC or other
+    /// control characters shows them as `\u00XX` in the profiler and in the text report.
+    pub fn new(label: impl Into<String>, mut profile: Profile) -> ReportData {
+        profile.escape_for_terminal();
+        let label =
+            fpgacl_profile_format::terminal_safe::escape_controls(&label.into()).into_owned();
         let mut run_index = Vec::new();
         let mut transfer_index = Vec::new();
         let mut snapshots = Vec::new();
@@ -228,6 +247,26 @@ impl ReportData {
             }
         }
 
+        // Loops of the static report, by program then source order.
+        let mut loops = Vec::new();
+        for (pi, prog) in profile.programs.iter().enumerate() {
+            let mut order: Vec<usize> = (0..prog.report.loops.len()).collect();
+            order.sort_by_key(|&i| {
+                let l = &prog.report.loops[i];
+                (l.file.clone(), l.line, l.column)
+            });
+            for li in order {
+                let l = &prog.report.loops[li];
+                let f = file_index(pi, &l.file, &mut files);
+                ensure_line(&mut files[f], l.line);
+                loops.push(LoopRef {
+                    program: pi,
+                    index: li,
+                    file: f,
+                });
+            }
+        }
+
         let mut sites = Vec::new();
         let mut site_lookup: Vec<Vec<(u32, usize)>> = vec![Vec::new(); profile.programs.len()];
         for (pi, prog) in profile.programs.iter().enumerate() {
@@ -257,7 +296,7 @@ impl ReportData {
         }
 
         let mut data = ReportData {
-            label: label.into(),
+            label,
             profile,
             run_index,
             partial_from,
@@ -266,6 +305,7 @@ impl ReportData {
             captures,
             files,
             kernels,
+            loops,
             sites,
             capture_groups: Vec::new(),
             average: Vec::new(),
@@ -446,7 +486,13 @@ impl ReportData {
         &self.profile.programs[s.program].report.sites[s.site]
     }
 
-    /// Static description of a kernel (global index).
+    /// Static facts of loop `l` (index into [`ReportData::loops`]).
+    pub fn loop_info(&self, l: usize) -> &LoopInfo {
+        let r = self.loops[l];
+        &self.profile.programs[r.program].report.loops[r.index]
+    }
+
+    /// Static facts of kernel `k` (index into [`ReportData::kernels`]).
     pub fn kernel(&self, k: usize) -> &KernelInfo {
         let r = self.kernels[k];
         &self.profile.programs[r.program].report.kernels[r.kernel]

@@ -506,6 +506,56 @@ pub fn demo_profile() -> Profile {
     }
 }
 
+/// The demo profile with terminal control sequences in every name a viewer prints: the
+/// vector_add kernel is renamed with an OSC title change, its source file with an OSC 52
+/// clipboard write (as `#line` can set it), a source line gains a blink sequence and the host
+/// command line a C1 CSI. For the escape-sequence tests of every viewer.
+pub fn hostile_profile() -> Profile {
+    const KERNEL: &str = "vector_add\x1b]0;pwned\x07";
+    const FILE: &str = "\x1b]52;c;ZXZpbA==\x07evil.cl";
+    let mut p = demo_profile();
+    p.header.command_line.push("\u{9b}2J\x1b[5mblink".into());
+    let rename = |k: &mut String| {
+        if k == "vector_add" {
+            *k = KERNEL.into();
+        }
+    };
+    for prog in &mut p.programs {
+        let old = prog.sources[0].name.clone();
+        let refile = |f: &mut String| {
+            if *f == old {
+                *f = FILE.into();
+            }
+        };
+        prog.sources[0].name = FILE.into();
+        prog.sources[0].text =
+            prog.sources[0]
+                .text
+                .replacen('\n', " // \x1b[5m\x1b]0;title\x07\u{9d}\n", 1);
+        for k in &mut prog.report.kernels {
+            rename(&mut k.name);
+            refile(&mut k.file);
+        }
+        for l in &mut prog.report.loops {
+            rename(&mut l.kernel);
+            refile(&mut l.file);
+        }
+        for a in &mut prog.report.sites {
+            rename(&mut a.kernel);
+            refile(&mut a.file);
+        }
+    }
+    for r in &mut p.records {
+        match r {
+            Record::KernelRun(k) => rename(&mut k.kernel),
+            Record::Snapshot(s) => rename(&mut s.run.kernel),
+            Record::AutorunCapture(c) => rename(&mut c.kernel),
+            Record::MemTransfer(_) => {}
+        }
+    }
+    p
+}
+
 /// Writes the demo profile to `path` with the format's writer.
 pub fn write_demo(path: &Path) -> Result<(), WriteError> {
     let w = ProfileWriter::create(path, &header())?;

@@ -145,7 +145,7 @@ pub fn source_text(data: &ReportData, scope: Scope) -> String {
                             if data.site(g).memory
                                 == fpgacl_profile_format::MemorySpace::Global =>
                             format!(
-                                "  Bandwidth {bw:.1} MB/s ({})",
+                                "  Bandwidth {bw:.1} MB/s (efficiency {})",
                                 fmt::pct(c.and_then(|c| c.efficiency_pct()))
                             ),
                         _ => String::new(),
@@ -205,5 +205,42 @@ pub fn compare_text(table: &CompareTable) -> String {
         let [loc, acc, st, oc, bw] = crate::ui::compare_site_columns(s);
         let _ = writeln!(out, "{loc:<28} {acc:<26} {st:<30} {oc:<30} {bw}");
     }
+    out
+}
+
+/// The verdict of a CI gate as text: one line per checked kernel with its run time before and
+/// after, the change and `REGRESSION` when over the limit, then `PASS` or `FAIL`.
+pub fn gate_text(gate: &crate::compare::Gate) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Gate: fail if slower by more than {:.1}%",
+        gate.limit_pct
+    );
+    let t = |v: Option<u64>| v.map_or_else(|| "-".to_string(), fmt::time);
+    for k in &gate.kernels {
+        let _ = writeln!(
+            out,
+            "  {:<32} {:>12} -> {:<12} {:>9}{}",
+            k.kernel,
+            t(k.before_ns),
+            t(k.after_ns),
+            k.change_pct
+                .map_or_else(|| "-".to_string(), |c| format!("{c:+.1}%")),
+            if k.regression {
+                "  REGRESSION"
+            } else if k.before_ns.is_none() {
+                "  (new)"
+            } else if k.after_ns.is_none() {
+                "  (gone)"
+            } else {
+                ""
+            }
+        );
+    }
+    for m in &gate.missing {
+        let _ = writeln!(out, "  {m:<32} not run in both files  FAIL");
+    }
+    let _ = writeln!(out, "{}", if gate.passed() { "PASS" } else { "FAIL" });
     out
 }

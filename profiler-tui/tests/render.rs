@@ -259,7 +259,10 @@ fn help_overlay() {
     keys(&mut app, "?");
     let s = render(&app);
     assert!(s.contains("Keys (any key closes)"), "{s}");
-    assert!(s.contains("next / previous line with Stall% >= 20%"), "{s}");
+    assert!(
+        s.contains("next / previous match, else Stall% >= 20% line"),
+        "{s}"
+    );
     insta::assert_snapshot!("help", s);
     keys(&mut app, "x");
     assert!(!app.help);

@@ -534,3 +534,94 @@ fn tmux_server_killed_the_profiler_exits() {
 fn tmux_sighup_restores_the_terminal() {
     signal_restores_the_terminal("sighup", "HUP", "129");
 }
+
+/// Issue 16 item 5 in a real terminal: `/` search with n / N, the Loops tab and its jump to
+/// the source, the details pane collapsed with `d`, the plots of a kernel with `v`.
+#[test]
+fn tmux_search_loops_details_and_plots() {
+    let Some((profile, cmd)) = tmux_and_profile("search") else {
+        return;
+    };
+    let s = Session::start("search", &cmd);
+    s.wait_for(&["1 Source Code", "vector_add.cl"]);
+
+    // `/channel` + Enter: the first match in file order, then n / N walk the matches.
+    s.send(&["/"]);
+    s.wait_for(&["search sources and kernel names"]);
+    s.send(&["-l", "read_channel"]);
+    s.wait_for(&["/read_channel_"]);
+    s.send(&["Enter"]);
+    let screen = s.wait_for(&["/read_channel: match 1 of"]);
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.starts_with('>') && l.contains("read_channel_intel")),
+        "cursor not on the match:\n{screen}"
+    );
+    let total: usize = screen
+        .split("/read_channel: match 1 of ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("match count");
+    assert!(total >= 2, "{screen}");
+    s.send(&["n"]);
+    s.wait_for(&["/read_channel: match 2 of"]);
+    s.send(&["N"]);
+    s.wait_for(&["/read_channel: match 1 of"]);
+    // A kernel name: `consumer` matches its definition line.
+    s.send(&["/"]);
+    s.send(&["-l", "consumer"]);
+    s.send(&["Enter"]);
+    let screen = s.wait_for(&["/consumer: match"]);
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.starts_with('>') && l.contains("consumer")),
+        "{screen}"
+    );
+    // Esc clears the search: n goes back to the high-stall lines.
+    s.send(&["Escape"]);
+    s.wait_for(&["search cleared"]);
+    s.send(&["n"]);
+    s.wait_for(&["high-stall line 1 of 1"]);
+
+    // `d` collapses the details pane and brings it back.
+    s.wait_for(&["Details"]);
+    s.send(&["d"]);
+    let screen = s.wait_for(&["1 Source Code"]);
+    assert!(!screen.contains(" Details "), "{screen}");
+    s.send(&["d"]);
+    s.wait_for(&[" Details "]);
+
+    // Loops tab: the consumer's II 4 loop with its reason; Enter shows it in the source.
+    s.send(&["4"]);
+    let screen = s.wait_for(&["4 Loops", "Why II > 1", "loop-carried dependency on acc"]);
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("pipeline.cl:13") && l.contains("consumer") && l.contains(" 4 ")),
+        "{screen}"
+    );
+    s.send(&["j"]);
+    s.wait_for(&["consumer pipeline.cl:13:3  II 4"]);
+    s.send(&["Enter"]);
+    let screen = s.wait_for(&["1 Source Code", "pipeline.cl ("]);
+    assert!(
+        screen.lines().any(|l| l.starts_with("> 13")),
+        "cursor not on line 13:\n{screen}"
+    );
+
+    // Kernel Execution tab, plots of the first lane's kernel.
+    s.send(&["2"]);
+    s.wait_for(&["time ->"]);
+    s.send(&["v"]);
+    s.wait_for(&[
+        "Global memory bandwidth over time",
+        "Mean occupancy over time",
+        "Run durations",
+    ]);
+    s.send(&["q"]);
+    s.wait_for(&["EXIT=0"]);
+    let _ = std::fs::remove_file(&profile);
+}

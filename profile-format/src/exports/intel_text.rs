@@ -17,8 +17,9 @@
 //! access site, sites in ascending id order, each group in this order: fired, stall,
 //! predicated, active cycles, requests, bytes requested, bytes fetched, bursts, burst bytes,
 //! max burst bytes, cache hits, cache misses, unaligned requests. `counter_count` is
-//! 13 x sites. Kernel names never contain commas (OpenCL identifiers); any comma or newline in
-//! a name is replaced by `_` to keep one record per line.
+//! 13 x sites. Kernel names never contain commas (OpenCL identifiers); any comma in a name is
+//! replaced by `_` and any control character (newline, ESC, ...) is escaped as `\u00XX`
+//! ([`crate::terminal_safe`]) to keep one record per line and the terminal safe.
 
 use std::io::{self, BufWriter, Write};
 
@@ -31,10 +32,11 @@ pub const SHARED_CONTROL_OFF: i32 = -1;
 pub const COUNTERS_PER_SITE: usize = 13;
 
 fn clean(name: &str) -> std::borrow::Cow<'_, str> {
-    if name.contains([',', '\n', '\r']) {
-        std::borrow::Cow::Owned(name.replace([',', '\n', '\r'], "_"))
+    let name = crate::terminal_safe::escape_controls(name);
+    if name.contains(',') {
+        std::borrow::Cow::Owned(name.replace(',', "_"))
     } else {
-        std::borrow::Cow::Borrowed(name)
+        name
     }
 }
 

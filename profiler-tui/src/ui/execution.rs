@@ -34,7 +34,15 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         );
         return;
     }
-    let details_h = if area.height >= 12 { 6 } else { 0 };
+    if app.plots {
+        super::plots::draw(frame, app, area);
+        return;
+    }
+    let details_h = if app.details && area.height >= 12 {
+        6
+    } else {
+        0
+    };
     let [axis, rows_area, details] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
@@ -68,14 +76,26 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     };
 
     // Axis: time labels every ~14 columns and the cursor marker.
+    // Autorun capture times: `◆` on the axis.
+    let mut marks = vec![false; width];
+    for c in &app.data.captures {
+        if c.capture_ns >= v0 && bars_w > 0 {
+            let col = ((c.capture_ns - v0) as u128 * bars_w as u128 / span as u128) as usize;
+            if col < bars_w {
+                marks[label_w + col] = true;
+            }
+        }
+    }
     let mut axis_chars: Vec<char> = vec![' '; width];
     let step = 14;
     let mut col = 0;
     while col + 2 < bars_w {
         let label = format!("|{}", fmt::time(col_time(v0, span, col, bars_w)));
         let len = label.chars().count();
-        if cursor_col.is_some_and(|c| c >= col && c < col + len) {
-            // Leave room for the cursor marker rather than garbling the label.
+        if cursor_col.is_some_and(|c| c >= col && c < col + len)
+            || (col..col + len).any(|c| marks.get(label_w + c) == Some(&true))
+        {
+            // Leave room for the cursor and capture markers rather than garbling the label.
             col += step;
             continue;
         }
@@ -90,17 +110,25 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     for (i, ch) in head.chars().enumerate() {
         axis_chars[i] = ch;
     }
-    let mut axis_spans = vec![Span::styled(axis_chars.iter().collect::<String>(), t.dim())];
-    if let Some(c) = cursor_col {
-        let s: String = axis_chars.iter().collect();
-        let before: String = s.chars().take(label_w + c).collect();
-        let after: String = s.chars().skip(label_w + c + 1).collect();
-        axis_spans = vec![
-            Span::styled(before, t.dim()),
-            Span::styled("v", t.selected()),
-            Span::styled(after, t.dim()),
-        ];
+    let mut axis_spans = Vec::new();
+    let mut run = String::new();
+    for (i, &ch) in axis_chars.iter().enumerate() {
+        let special = if cursor_col.is_some_and(|c| label_w + c == i) {
+            Some(Span::styled("v", t.selected()))
+        } else if marks[i] {
+            Some(Span::styled("◆", t.header()))
+        } else {
+            None
+        };
+        match special {
+            Some(sp) => {
+                axis_spans.push(Span::styled(std::mem::take(&mut run), t.dim()));
+                axis_spans.push(sp);
+            }
+            None => run.push(ch),
+        }
     }
+    axis_spans.push(Span::styled(run, t.dim()));
     frame.render_widget(Paragraph::new(Line::from(axis_spans)), axis);
 
     // Rows.
@@ -144,8 +172,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             let t1 = col_time(v0, span, c + 1, bars_w).max(t0.saturating_add(1));
             let covered = row.covers(t0, t1);
             let on_sel = is_sel_row && selected_span.is_some_and(|(s, e)| s < t1 && e > t0);
+            // Without colour the selected run is drawn with its own character.
             let (ch, style) = if on_sel {
-                ('█', t.selected())
+                (if t.color { '█' } else { '=' }, t.selected())
             } else if covered {
                 (if t.color { '█' } else { '#' }, bar_style)
             } else if Some(c) == cursor_col {

@@ -4,6 +4,8 @@
 mod autorun;
 mod compare;
 mod execution;
+mod loops;
+mod plots;
 mod source;
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -43,6 +45,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Tab::Execution => execution::draw(frame, app, body),
         Tab::Autorun => autorun::draw(frame, app, body),
         Tab::Compare => compare::draw(frame, app, body),
+        Tab::Loops => loops::draw(frame, app, body),
     }
     draw_footer(frame, app, footer);
     if app.help {
@@ -120,16 +123,27 @@ fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
 
 fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
     let t = app.theme;
-    let text = match &app.message {
-        Some(m) => Line::from(Span::styled(m.clone(), t.header())),
-        None => Line::from(Span::styled(
+    let text = match (&app.search.typing, &app.message) {
+        (Some(q), _) => Line::from(vec![
+            Span::styled("/", t.header()),
+            Span::raw(q.clone()),
+            Span::styled("_", t.dim()),
+            Span::styled("   search sources and kernel names (Enter, Esc)", t.dim()),
+        ]),
+        (None, Some(m)) => Line::from(Span::styled(m.clone(), t.header())),
+        (None, None) => Line::from(Span::styled(
             match app.current_tab() {
+                Tab::Source if app.search.query.is_some() => {
+                    "j/k move  n/N next/prev match  Esc clear search  / search  d details  f file/kernel"
+                }
                 Tab::Source => {
-                    "j/k move  n/N next/prev high stall  [ ] access  Enter list  f file/kernel  Esc average"
+                    "j/k move  / search  n/N high stall  [ ] access  Enter list  d details  f file/kernel"
                 }
+                Tab::Execution if app.plots => "v lanes  j/k kernel  d details  / search",
                 Tab::Execution => {
-                    "h/l pan  +/- zoom  0 fit  j/k lane  [ ] prev/next run  Enter source view"
+                    "h/l pan  +/- zoom  0 fit  j/k lane  [ ] run  Enter source  v plots  d details"
                 }
+                Tab::Loops => "j/k move  Enter show the loop in Source Code  / search",
                 Tab::Autorun => "j/k kernel  h/l capture  Enter open capture in Source Code",
                 Tab::Compare => "j/k move  s sort by stall change / location",
             },
@@ -143,14 +157,17 @@ fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
 pub const HELP: &[(&str, &str)] = &[
     ("Everywhere", ""),
     ("Tab / Shift-Tab", "next / previous tab"),
-    ("1 2 3 4", "go to tab"),
+    ("1 .. 5", "go to tab"),
     ("?  F1", "this help (any key closes)"),
+    ("/", "search source lines and kernel names"),
+    ("d", "collapse / expand the details pane"),
     ("q  Ctrl-C", "quit"),
     ("Source Code", ""),
     ("j k  Down Up", "move one line"),
     ("PgDn PgUp Space", "move one page"),
     ("g G  Home End", "first / last line"),
-    ("n  N", "next / previous line with Stall% >= 20%"),
+    ("n  N", "next / previous match, else Stall% >= 20% line"),
+    ("Esc", "clear the search"),
     ("[ ]  h l", "previous / next access on the line"),
     ("Enter", "list of the line's accesses"),
     ("f", "choose file or kernel"),
@@ -165,11 +182,18 @@ pub const HELP: &[(&str, &str)] = &[
     ("j k", "next / previous lane"),
     ("[ ]", "previous / next run in the lane"),
     ("Enter", "Source Code view with this run's counters"),
+    (
+        "v",
+        "plots of the lane's kernel: bandwidth, occupancy, run durations",
+    ),
     ("Autorun Captures", ""),
     ("j k / h l", "choose kernel / capture"),
     ("Enter", "Source Code view with this capture only"),
     ("Compare", ""),
     ("s", "sort by Stall% change / by location"),
+    ("Loops", ""),
+    ("j k", "choose a loop"),
+    ("Enter", "show it in Source Code"),
 ];
 
 fn draw_help(frame: &mut Frame, app: &App, area: Rect) {

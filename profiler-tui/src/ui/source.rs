@@ -21,6 +21,8 @@ pub struct Columns {
     pub src: usize,
     /// Attributes.
     pub attrs: usize,
+    /// Inline stall bar (left of Stall%).
+    pub bar: usize,
     /// Stall%.
     pub stall: usize,
     /// Occupancy%.
@@ -31,39 +33,55 @@ pub struct Columns {
 
 const STALL_W: usize = 7;
 const OCC_W: usize = 10;
-const BW_W: usize = 18;
+/// `12345.6MB/s eff 100%`: the bandwidth and its labelled efficiency.
+const BW_W: usize = 21;
+/// Inline stall bar: 8 cells of eighth blocks.
+const BAR_W: usize = 8;
 
-/// Chooses the columns that fit `width`, dropping Attributes, then Bandwidth, then Occupancy.
-pub fn columns(width: usize, max_line: usize) -> Columns {
+/// Chooses the columns that fit `width`: Attributes as wide as the longest one
+/// (`attrs_need` characters, within limits) and the stall bars when there is room; the bars
+/// go first, then whole Attributes, then Attributes, then Bandwidth, then Occupancy.
+pub fn columns(width: usize, max_line: usize, attrs_need: usize) -> Columns {
     let line = max_line.max(1).to_string().len().max(3) + 2; // number + marker
     let base = Columns {
         line,
         src: 0,
         attrs: 0,
+        bar: 0,
         stall: STALL_W,
         occ: OCC_W,
         bw: BW_W,
     };
     let fixed = |c: &Columns| {
         c.line
-            + [c.attrs, c.stall, c.occ, c.bw]
+            + [c.attrs, c.bar, c.stall, c.occ, c.bw]
                 .iter()
                 .filter(|&&w| w > 0)
                 .map(|w| w + 1)
                 .sum::<usize>()
     };
-    let attrs = (width / 4).clamp(18, 38);
-    // Wider layouts first; Bandwidth goes before Attributes, then both, then Occupancy.
+    // Attributes whole when they fit beside 30 columns of source (with the stall bars beside
+    // 40), else cut to what leaves 24 columns of source, else left out.
+    let whole = attrs_need.clamp(10, 80);
+    let cut = whole.min(width.saturating_sub(fixed(&base) + 1 + 24).max(18));
+    // Wider layouts first.
     let candidates = [
-        (Columns { attrs, ..base }, 24),
         (
             Columns {
-                attrs,
-                bw: 0,
+                attrs: whole,
+                bar: BAR_W,
                 ..base
             },
-            20,
+            40,
         ),
+        (
+            Columns {
+                attrs: whole,
+                ..base
+            },
+            30,
+        ),
+        (Columns { attrs: cut, ..base }, 24),
         (base, 16),
         (Columns { bw: 0, ..base }, 10),
         (
@@ -88,18 +106,36 @@ pub fn columns(width: usize, max_line: usize) -> Columns {
         line,
         src: width.saturating_sub(line),
         attrs: 0,
+        bar: 0,
         stall: 0,
         occ: 0,
         bw: 0,
     }
 }
 
+/// A `w`-cell horizontal bar of `pct` percent in eighth blocks.
+pub fn stall_bar(pct: f64, w: usize) -> String {
+    const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let total = ((pct.clamp(0.0, 100.0) / 100.0) * (w * 8) as f64).round() as usize;
+    let mut s = "█".repeat(total / 8);
+    let part = total % 8;
+    if part > 0 && s.chars().count() < w {
+        s.push(EIGHTHS[part]);
+    }
+    let n = s.chars().count();
+    s + &" ".repeat(w.saturating_sub(n))
+}
+
 /// Draws the tab into `area`.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let details_h = if area.height >= 16 {
-        (area.height / 2).min(12)
-    } else {
+    // The details pane: `d` collapses it; on short screens it takes 7 rows so the source
+    // keeps most of the screen.
+    let details_h = if !app.details || area.height < 16 {
         0
+    } else if area.height < 30 {
+        7
+    } else {
+        (area.height / 2).min(12)
     };
     let [info, table, details] = Layout::vertical([
         Constraint::Length(1),
@@ -163,12 +199,29 @@ fn draw_table(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let n = app.file_len();
-    let cols = columns(area.width as usize, n);
+    // Attributes as wide as the longest of the file ("[n] " before it when a line has
+    // several accesses).
+    let attrs_need = file
+        .sites_by_line
+        .iter()
+        .flat_map(|sites| {
+            let extra = if sites.len() > 1 { 4 } else { 0 };
+            sites
+                .iter()
+                .map(move |&g| d.attributes(g).chars().count() + extra)
+        })
+        .max()
+        .unwrap_or(10);
+    let cols = columns(area.width as usize, n, attrs_need);
     // Heading.
     let mut head = cell("Line", cols.line) + &cell("Source", cols.src);
     if cols.attrs > 0 {
         head += " ";
         head += &cell("Attributes", cols.attrs);
+    }
+    if cols.bar > 0 {
+        head += " ";
+        head += &cell("Stall", cols.bar);
     }
     if cols.stall > 0 {
         head += " ";
@@ -230,7 +283,14 @@ fn draw_table(frame: &mut Frame, app: &App, area: Rect) {
                 t.cursor()
             };
         }
-        let marker = if is_cursor { '>' } else { ' ' };
+        // The cursor is marked without colour too (NO_COLOR); search matches with `*`.
+        let marker = if is_cursor {
+            '>'
+        } else if app.is_search_hit(line) {
+            '*'
+        } else {
+            ' '
+        };
         let num = format!("{marker}{:>w$} ", line + 1, w = cols.line.saturating_sub(2));
         let full = file.lines.get(line).map(String::as_str).unwrap_or("");
         let src: String = full.chars().skip(app.source.hscroll).collect();
@@ -256,6 +316,13 @@ fn draw_table(frame: &mut Frame, app: &App, area: Rect) {
             };
             rest += &cell(&a, cols.attrs);
         }
+        if cols.bar > 0 {
+            rest.push(' ');
+            rest += &match counters.and_then(|c| c.stall_pct()) {
+                Some(p) if shown.is_some() => stall_bar(p, cols.bar),
+                _ => " ".repeat(cols.bar),
+            };
+        }
         if cols.stall > 0 {
             rest.push(' ');
             let s = if shown.is_some() {
@@ -279,7 +346,7 @@ fn draw_table(frame: &mut Frame, app: &App, area: Rect) {
             let s = match (shown, counters) {
                 (Some(g), Some(c)) if is_global(d, g) => match c.bandwidth_mbps(d.fmax_mhz()) {
                     Some(bw) => format!(
-                        "{bw:.1}MB/s {}",
+                        "{bw:.1}MB/s eff {}",
                         c.efficiency_pct()
                             .map_or("-".into(), |e| format!("{e:.0}%"))
                     ),
@@ -560,19 +627,33 @@ mod tests {
     #[test]
     fn columns_fit_every_width() {
         for w in 0..300 {
-            let c = columns(w, 1234);
+            let c = columns(w, 1234, 60);
             let used = c.line
                 + c.src
-                + [c.attrs, c.stall, c.occ, c.bw]
+                + [c.attrs, c.bar, c.stall, c.occ, c.bw]
                     .iter()
                     .filter(|&&x| x > 0)
                     .map(|x| x + 1)
                     .sum::<usize>();
             assert!(used <= w.max(c.line), "width {w}: {c:?}");
         }
-        assert!(columns(200, 10).attrs > 0 && columns(200, 10).bw > 0);
-        let c80 = columns(80, 10);
-        assert!(c80.attrs > 0 && c80.bw == 0, "{c80:?}");
-        assert_eq!(columns(50, 10).attrs, 0);
+        // 200 columns: every column, Attributes whole.
+        let c200 = columns(200, 10, 60);
+        assert!(c200.attrs == 60 && c200.bw > 0 && c200.bar > 0, "{c200:?}");
+        // 80 columns keep Bandwidth (Attributes go first).
+        let c120 = columns(120, 10, 35);
+        assert!(c120.attrs == 35 && c120.bw > 0, "{c120:?}");
+        let c80 = columns(80, 10, 40);
+        assert!(c80.bw > 0 && c80.attrs == 0 && c80.src >= 16, "{c80:?}");
+        assert_eq!(columns(50, 10, 40).attrs, 0);
+    }
+
+    #[test]
+    fn stall_bars() {
+        assert_eq!(stall_bar(0.0, 4), "    ");
+        assert_eq!(stall_bar(100.0, 4), "████");
+        assert_eq!(stall_bar(50.0, 4), "██  ");
+        assert_eq!(stall_bar(12.5, 4), "▌   ");
+        assert_eq!(stall_bar(250.0, 2), "██");
     }
 }

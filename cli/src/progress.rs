@@ -1,0 +1,265 @@
+//! What `fpgacl profile` knows while the host runs: it follows the profile file as the
+//! runtime appends to it (every record is handed to the OS as it completes) and reads only
+//! the frames added since the last look.
+//!
+//! [`Follower`] is the incremental reader; [`Progress`] draws it as one `indicatif` line on
+//! stderr (only when stderr is a terminal).
+
+use fpgacl_profile_format::frame::{self, FrameKind, ScanEnd, PREFIX_LEN};
+use fpgacl_profile_format::{Header, Record};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What the profile holds so far.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Seen {
+    /// Finished kernel runs.
+    pub runs: u64,
+    /// Memory transfers.
+    pub transfers: u64,
+    /// Autorun captures.
+    pub captures: u64,
+    /// Latest end (or capture) time of any record, ns of emulated device time since host
+    /// start.
+    pub emulated_ns: u64,
+    /// Kernel of the latest finished run.
+    pub last_kernel: Option<String>,
+    /// Bytes of whole frames read.
+    pub bytes: u64,
+}
+
+/// Reads a growing `profile.mon` a piece at a time.
+pub struct Follower {
+    path: PathBuf,
+    /// Offset of the first frame not read yet (0: the prefix is not read yet).
+    offset: u64,
+    /// The header's start time: a file re-created by another run starts over.
+    start_unix_ns: Option<u64>,
+    /// Only files whose header starts at or after this count (an old file of a former run is
+    /// not this run's progress).
+    not_before_ns: u64,
+    seen: Seen,
+}
+
+impl Follower {
+    /// Follows `path`; files whose header start time is before `not_before_ns` are ignored.
+    pub fn new(path: &Path, not_before_ns: u64) -> Self {
+        Follower {
+            path: path.to_path_buf(),
+            offset: 0,
+            start_unix_ns: None,
+            not_before_ns,
+            seen: Seen::default(),
+        }
+    }
+
+    /// What has been read so far.
+    pub fn seen(&self) -> &Seen {
+        &self.seen
+    }
+
+    /// Reads whatever whole frames were appended since the last call. Never fails: a file
+    /// that is missing, shorter than before, or corrupt just shows no (new) progress.
+    pub fn poll(&mut self) {
+        let Ok(mut f) = std::fs::File::open(&self.path) else {
+            return;
+        };
+        let len = f.metadata().map_or(0, |m| m.len());
+        if len < self.offset {
+            // Re-created: start over.
+            *self = Follower::new(&self.path, self.not_before_ns);
+        }
+        if self.offset == 0 {
+            self.offset = PREFIX_LEN as u64;
+        }
+        if len <= self.offset || f.seek(SeekFrom::Start(self.offset)).is_err() {
+            return;
+        }
+        // At most 64 MiB per look: a huge file is caught up over several ticks.
+        let mut bytes = Vec::new();
+        if f.take(64 << 20).read_to_end(&mut bytes).is_err() {
+            return;
+        }
+        let mut records = Vec::new();
+        let mut header = None;
+        let end = frame::scan(&bytes, 0, |fr| {
+            let payload = &bytes[fr.payload_start..fr.payload_start + fr.payload_len];
+            match fr.kind {
+                FrameKind::Header => header = frame::decode_payload::<Header>(payload).ok(),
+                FrameKind::Record => {
+                    if let Ok(r) = frame::decode_payload::<Record>(payload) {
+                        records.push(r);
+                    }
+                }
+                _ => {}
+            }
+        });
+        if let Some(h) = header {
+            self.start_unix_ns = Some(h.start_unix_ns);
+        }
+        let used = match end {
+            ScanEnd::Clean => bytes.len(),
+            other => other.valid_len(bytes.len()),
+        };
+        self.offset += used as u64;
+        self.seen.bytes = self.offset;
+        if self.start_unix_ns.is_none_or(|s| s < self.not_before_ns) {
+            return;
+        }
+        for r in records {
+            let s = &mut self.seen;
+            match r {
+                Record::KernelRun(k) => {
+                    s.runs += 1;
+                    s.emulated_ns = s.emulated_ns.max(k.end_ns);
+                    s.last_kernel = Some(k.kernel);
+                }
+                Record::MemTransfer(t) => {
+                    s.transfers += 1;
+                    s.emulated_ns = s.emulated_ns.max(t.end_ns);
+                }
+                Record::AutorunCapture(c) => {
+                    s.captures += 1;
+                    s.emulated_ns = s.emulated_ns.max(c.capture_ns);
+                }
+                Record::Snapshot(_) => {}
+            }
+        }
+    }
+}
+
+/// The progress line: a spinner, the wall time, kernel runs done, the emulated time reached
+/// and the last kernel that finished.
+pub struct Progress {
+    bar: indicatif::ProgressBar,
+    follower: Follower,
+    last_poll: Option<Instant>,
+}
+
+impl Progress {
+    /// A progress line on stderr for the profile at `path`.
+    pub fn new(path: &Path, not_before_ns: u64) -> Self {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(120));
+        let p = Progress {
+            bar,
+            follower: Follower::new(path, not_before_ns),
+            last_poll: None,
+        };
+        p.bar.set_message(message(p.follower.seen()));
+        p
+    }
+
+    /// Reads new records (at most every 250 ms) and redraws the line.
+    pub fn tick(&mut self) {
+        if self
+            .last_poll
+            .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
+        {
+            return;
+        }
+        self.last_poll = Some(Instant::now());
+        self.follower.poll();
+        self.bar.set_message(message(self.follower.seen()));
+    }
+
+    /// Removes the line.
+    pub fn finish(self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The line's text, escaped for the terminal (kernel names come from the profile).
+pub fn message(s: &Seen) -> String {
+    let mut m = format!(
+        "running the host: {} kernel run(s) done, emulated time {}",
+        s.runs,
+        crate::profile::duration(s.emulated_ns)
+    );
+    if s.transfers > 0 {
+        m.push_str(&format!(", {} transfer(s)", s.transfers));
+    }
+    if s.captures > 0 {
+        m.push_str(&format!(", {} autorun capture(s)", s.captures));
+    }
+    if let Some(k) = &s.last_kernel {
+        m.push_str(", last: ");
+        m.push_str(k);
+    }
+    fpgacl_profile_format::terminal_safe::escape_controls(&m).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpgacl_profile_format::{sample, ProfileWriter};
+
+    #[test]
+    fn follows_a_growing_file_frame_by_frame() {
+        let dir = std::env::temp_dir().join(format!("fpgacl-follow-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.mon");
+        let _ = std::fs::remove_file(&path);
+        let mut f = Follower::new(&path, 0);
+        f.poll();
+        assert_eq!(f.seen().runs, 0, "no file yet");
+        let w = ProfileWriter::create(&path, &sample::header()).unwrap();
+        w.write_program(&sample::program()).unwrap();
+        let records: Vec<Record> = (0..40).map(sample::record).collect();
+        let runs = |n: usize| {
+            records[..n]
+                .iter()
+                .filter(|r| matches!(r, Record::KernelRun(_)))
+                .count() as u64
+        };
+        w.write_records(&records[..10]).unwrap();
+        f.poll();
+        assert_eq!(f.seen().runs, runs(10));
+        // A half-written frame is not read until it is whole.
+        let whole = std::fs::metadata(&path).unwrap().len();
+        w.write_records(&records[10..40]).unwrap();
+        drop(w);
+        let full = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &full[..whole as usize + 5]).unwrap();
+        f.poll();
+        assert_eq!(f.seen().runs, runs(10));
+        std::fs::write(&path, &full).unwrap();
+        f.poll();
+        assert_eq!(f.seen().runs, runs(40));
+        let end = records
+            .iter()
+            .map(|r| match r {
+                Record::KernelRun(k) => k.end_ns,
+                Record::MemTransfer(t) => t.end_ns,
+                Record::AutorunCapture(c) => c.capture_ns,
+                Record::Snapshot(_) => 0,
+            })
+            .max()
+            .unwrap();
+        assert_eq!(f.seen().emulated_ns, end);
+        // A file of an earlier run (header before `not_before`) is not this run's progress.
+        let mut old = Follower::new(&path, u64::MAX);
+        old.poll();
+        assert_eq!(old.seen().runs, 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_line_escapes_kernel_names() {
+        let s = Seen {
+            runs: 3,
+            emulated_ns: 2_000_000,
+            last_kernel: Some("k\x1b]0;x\x07".into()),
+            ..Seen::default()
+        };
+        let m = message(&s);
+        assert!(m.contains("3 kernel run(s) done"), "{m}");
+        assert!(m.contains("emulated time 2.000 ms"), "{m}");
+        assert!(!m.chars().any(char::is_control), "{m}");
+    }
+}
