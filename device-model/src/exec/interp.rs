@@ -106,6 +106,8 @@ pub struct Machine<'a> {
     /// both at least 1 (`Board::mem_word_bytes`, `Board::max_burst_words`).
     pub word_bytes: u64,
     pub max_burst_words: u64,
+    /// Per site: (tracker site, accesses per wide access), rule M0' (`Plan::coalesce`).
+    pub coalesce: &'a [(u32, u32)],
     pub fifo: Option<FifoEnv<'a>>,
     /// `printf` output per work-item of the group (index = local linear id).
     pub printf: Vec<Vec<u8>>,
@@ -381,10 +383,16 @@ impl Machine<'_> {
         // Burst formation: words newly touched, bursts started, longest burst.
         if size > 0 {
             let ns = self.last.len();
+            // Rule M0': the accesses of a statically coalesced group share one tracker (the
+            // group's first site) and one issue slot per wide access.
+            let (ts, per) = match self.coalesce.get(s) {
+                Some(&(t, n)) => (t as usize, n.max(1)),
+                None => (s, 1),
+            };
             // Groups of one work-item have no `issued` entries: slot 0, execution order.
-            let slot = if let Some(k) = self.issued.get_mut(self.issued_base + s) {
-                let slot = *k as usize;
-                if *k < ISSUE_SLOTS {
+            let slot = if let Some(k) = self.issued.get_mut(self.issued_base + ts) {
+                let slot = (*k / per) as usize;
+                if *k < ISSUE_SLOTS.saturating_mul(per) {
                     *k += 1;
                 }
                 slot
@@ -394,7 +402,7 @@ impl Machine<'_> {
             if slot >= self.burst_rows {
                 self.add_burst_rows(slot + 1, ns);
             }
-            if let Some(b) = self.bursts.get_mut(slot * ns + s) {
+            if let Some(b) = self.bursts.get_mut(slot * ns + ts) {
                 let w = self.word_bytes;
                 let (w0, w1) = if w.is_power_of_two() {
                     let sh = w.trailing_zeros();

@@ -263,6 +263,12 @@ pub fn evaluate_banked(
             word,
             max_burst_words: maxb,
             valid: site_valid(&model, c, s.in_loop, run.work_items),
+            shared_tracker: rep.is_some_and(|r| {
+                r.coalesced_accesses >= 2
+                    && r.coalesced_with
+                        .iter()
+                        .any(|o| c.sites.get(o.0 as usize).is_some_and(|x| x.words > 0))
+            }),
         };
         if let Some(cnt) = c.sites.get(i) {
             traffic[i] = memory::traffic(cnt, &shape);
@@ -305,7 +311,9 @@ pub fn evaluate_banked(
         let cnt = c.sites.get(i).copied().unwrap_or_default();
         let rep = report.sites.iter().find(|r| r.id == s.id);
         let copies = rep.map(|r| r.copies.max(1) as u64).unwrap_or(1);
-        let lanes = copies * if ndrange { model.lanes } else { 1 };
+        // Rule M0': a site's copies merged into one wide access issue as one request.
+        let merged = rep.map_or(1, |r| r.coalesced_copies.max(1) as u64);
+        let lanes = copies * merged * if ndrange { model.lanes } else { 1 };
         let valid = site_valid(&model, c, s.in_loop, run.work_items);
         let fired = cnt.fires.div_ceil(lanes);
         let predicated = valid.saturating_sub(cnt.fires).div_ceil(lanes);
@@ -326,7 +334,7 @@ pub fn evaluate_banked(
             stall_cycles: stall,
             predicated_cycles: predicated.min(cycles - fired.min(cycles)),
             active_cycles: cycles,
-            requests: cnt.fires,
+            requests: cnt.fires.div_ceil(merged),
             bytes_requested: cnt.bytes,
             bytes_fetched: t.bytes_fetched,
             bursts: t.bursts,
