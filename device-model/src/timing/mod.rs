@@ -163,6 +163,24 @@ pub fn compute_model_for_group(
     Ok(ComputeModel::for_group_size(f, report, group))
 }
 
+/// [`compute_model`] for a launch of `items` work-items in work-groups of `local_size` (rule
+/// C4: the work-items in flight in an NDRange loop are all of them, at most two work-groups
+/// with barriers).
+pub fn compute_model_for_launch(
+    module: &Module,
+    report: &KernelReport,
+    local_size: [u64; 3],
+    items: u64,
+) -> Result<ComputeModel, TimingError> {
+    let f = module
+        .kernels
+        .iter()
+        .find(|k| k.name == report.name)
+        .ok_or_else(|| TimingError::NoSuchKernel(report.name.clone()))?;
+    let group = local_size.iter().map(|&x| x.max(1)).product::<u64>();
+    Ok(ComputeModel::for_launch(f, report, group, items))
+}
+
 /// Times one kernel execution and derives its per-site profiler counters.
 ///
 /// Rules (one per figure; `MODEL.md` traces each to a board parameter):
@@ -219,7 +237,7 @@ pub fn evaluate_banked(
             run: run.kernel.clone(),
         });
     }
-    let model = compute_model_for_group(module, report, run.local_size)?;
+    let model = compute_model_for_launch(module, report, run.local_size, run.work_items)?;
     let c = &run.counters;
     let groups = run.num_groups.iter().product::<u64>();
     let fill = model.fill_cycles(c, run.work_items, groups);
