@@ -14,7 +14,7 @@ use crate::fifo::{Fifo, PipeFifo};
 use crate::memory::DeviceMemory;
 use crate::timing::{ClockPlan, ComputeModel, TICKS_PER_CYCLE};
 use fpgacl_kernel_compiler::ir::{
-    make_ptr, AddrSpace, ArgKind, Module, SiteKind, REGION_FIRST_ARG, REGION_PRIVATE,
+    make_ptr, AddrSpace, ArgKind, Function, Module, SiteKind, REGION_FIRST_ARG, REGION_PRIVATE,
 };
 use parking_lot::Mutex;
 use std::io::Write;
@@ -237,6 +237,40 @@ struct Inner {
     activity: Arc<Activity>,
     shutdown: AtomicBool,
     autorun: Vec<Arc<AutorunSlot>>,
+    /// Per kernel, computed at its first launch: the burst tracker of every site (rule M0'),
+    /// [`coalesce_table`].
+    coalesce: Vec<OnceLock<Vec<(u32, u32)>>>,
+}
+
+/// Rule M0' (statically coalesced accesses, `timing/MODEL.md`): per site of the module, the
+/// site whose burst tracker it shares and the accesses that form one wide access per
+/// work-item (its static analysis' coalesced group: the accesses of unrolled copies or of
+/// consecutive sites whose addresses tile one contiguous range). A site outside any group
+/// keeps its own tracker, one access per slot: `(site, 1)`. The analysis is run with the
+/// board's parameters; a kernel whose analysis fails keeps the plain table.
+fn coalesce_table(module: &Module, kidx: u32, f: &Function, board: &Board) -> Vec<(u32, u32)> {
+    let mut t: Vec<(u32, u32)> = (0..module.sites.len() as u32).map(|s| (s, 1)).collect();
+    let params = board.analysis_params();
+    let rep = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        fpgacl_kernel_compiler::analysis::engine::analyze_kernel(module, kidx, f, &params)
+    }));
+    let Ok(rep) = rep else { return t };
+    for s in &rep.sites {
+        if s.coalesced_width.is_none() || s.coalesced_accesses < 2 {
+            continue;
+        }
+        let leader = s
+            .coalesced_with
+            .iter()
+            .map(|x| x.0)
+            .chain(std::iter::once(s.id.0))
+            .min()
+            .unwrap_or(s.id.0);
+        if let Some(e) = t.get_mut(s.id.0 as usize) {
+            *e = (leader, s.coalesced_accesses);
+        }
+    }
+    t
 }
 
 /// A program loaded on the device. Cheap to share (`Send + Sync`); `run` may be called from
@@ -322,6 +356,7 @@ impl ProgramInstance {
                 }
             }
         }
+        let module_len = module.kernels.len();
         let inner = Arc::new(Inner {
             module,
             code,
@@ -332,6 +367,7 @@ impl ProgramInstance {
             chan_base,
             activity: config.activity.clone().unwrap_or_default(),
             shutdown: AtomicBool::new(false),
+            coalesce: (0..module_len).map(|_| OnceLock::new()).collect(),
             autorun,
         });
         if !config.no_autorun {
@@ -944,6 +980,8 @@ fn run_kernel(
         printf_immediate: sequential,
         word_bytes: inner.board.mem_word_bytes(),
         max_burst_words: inner.board.max_burst_words(),
+        coalesce: inner.coalesce[spec.kernel as usize]
+            .get_or_init(|| coalesce_table(module, spec.kernel, f, &inner.board)),
         clock,
     };
     // Timed executions with channels/pipes take part in the conservative decision of

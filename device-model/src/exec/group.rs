@@ -37,6 +37,9 @@ pub struct Plan<'a> {
     /// at least 1.
     pub word_bytes: u64,
     pub max_burst_words: u64,
+    /// Per site: the site whose burst tracker it uses and the accesses per wide access (rule
+    /// M0', statically coalesced groups; `(site, 1)` otherwise). May be empty (all plain).
+    pub coalesce: &'a [(u32, u32)],
     /// Timing hook: the simulated clock's costs; `None` = untimed run.
     pub clock: Option<&'a ClockPlan>,
 }
@@ -125,6 +128,7 @@ impl<'a> Worker<'a> {
                 } else {
                     u32::MAX
                 },
+                coalesce: plan.coalesce,
                 fifo,
                 printf: if has_printf {
                     vec![Vec::new(); l]

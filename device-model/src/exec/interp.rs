@@ -118,6 +118,8 @@ pub struct Machine<'a> {
     pub max_burst_words: u64,
     /// `log2(word_bytes)` when it is a power of two, else `u32::MAX`.
     pub word_shift: u32,
+    /// Per site: (tracker site, accesses per wide access), rule M0' (`Plan::coalesce`).
+    pub coalesce: &'a [(u32, u32)],
     pub fifo: Option<FifoEnv<'a>>,
     /// `printf` output per work-item of the group (index = local linear id).
     pub printf: Vec<Vec<u8>>,
@@ -438,12 +440,18 @@ impl Machine<'_> {
         if size == 0 {
             return;
         }
+        // Rule M0': the accesses of a statically coalesced group share one tracker (the
+        // group's first site) and one issue slot per wide access.
+        let (ts, per) = match self.coalesce.get(s) {
+            Some(&(t, n)) => (t as usize, n.max(1)),
+            None => (s, 1),
+        };
         // Burst formation: words newly touched, bursts started, longest burst. Groups of one
         // work-item have no `issued` entries: slot 0, execution order.
-        let slot = match self.issued.get_mut(self.issued_base + s) {
+        let slot = match self.issued.get_mut(self.issued_base + ts) {
             Some(k) => {
-                let slot = *k as usize;
-                if *k < ISSUE_SLOTS {
+                let slot = (*k / per) as usize;
+                if *k < ISSUE_SLOTS.saturating_mul(per) {
                     *k += 1;
                 }
                 slot
@@ -463,7 +471,7 @@ impl Machine<'_> {
             (addr / w, (addr + size - 1) / w)
         };
         let max = self.max_burst_words;
-        let Some(b) = self.bursts.get_mut(slot * ns + s) else {
+        let Some(b) = self.bursts.get_mut(slot * ns + ts) else {
             return;
         };
         let (new, cont) = if b.0 == u64::MAX {

@@ -21,9 +21,12 @@
 //!   A loop of an NDRange kernel is not pipelined across one work-item's iterations, but other
 //!   work-items fill it (the guide: "these loops can accept multiple work-items
 //!   simultaneously"): when its II comes from a recurrence private to a work-item (a variable,
-//!   a private array), a (work-item, iteration) pair enters every `max(1, II / W)` cycles, `W`
-//!   = the work-group size ([`ComputeModel::for_group_size`]). A memory dependency through
-//!   `__global` or `__local` memory (shared by work-items) and `#pragma ii` keep the full II.
+//!   a private array), a (work-item, iteration) pair enters every `max(1, II / N)` cycles, `N`
+//!   = the work-items in flight ([`in_flight`]: every work-item of the compute unit, at most
+//!   two work-groups with barriers; [`ComputeModel::for_launch`]). `N >= II`: throughput-bound
+//!   (one pair per cycle); `N < II` (small NDRange): latency-bound, each work-item's
+//!   iterations `II` apart. A memory dependency through `__global` or `__local` memory
+//!   (shared by work-items) and `#pragma ii` keep the full II.
 //! - **C5 fill**: the kernel pays its pipeline latency (`pipeline_latency`, the code outside
 //!   loops) once, plus one drain of each top-level loop (its `iteration_latency`: the last
 //!   iteration's work flows through the loop body after it issued); an NDRange kernel pays the
@@ -81,6 +84,27 @@ pub struct ComputeModel {
     /// Work-items that interleave in an NDRange loop with a private recurrence (rule C4): the
     /// work-group size the model was built for; 1 for single work-item kernels.
     pub group_size: u64,
+    /// Work-items in flight in an NDRange loop (rule C4, [`in_flight`]); 1 for single
+    /// work-item kernels.
+    pub in_flight: u64,
+}
+
+/// Work-groups a kernel with barriers keeps in flight per compute unit (rule C4). The guide
+/// ("Local Memory"): the compiler replicates a local memory "when [it] recognizes that more
+/// than two work groups are reading from local memory simultaneously": the baseline design
+/// holds two work-groups at once, one filling the barrier while the other drains it.
+pub const BARRIER_GROUPS_IN_FLIGHT: u64 = 2;
+
+/// Rule C4's work-items in flight in an NDRange loop: a compute unit's share of the launch's
+/// `items`, at most [`BARRIER_GROUPS_IN_FLIGHT`] work-groups of `group` when the kernel has
+/// barriers.
+pub fn in_flight(items: u64, group: u64, compute_units: u64, barriers: bool) -> u64 {
+    let per_cu = items.div_ceil(compute_units.max(1)).max(1);
+    if barriers {
+        per_cu.min(BARRIER_GROUPS_IN_FLIGHT.saturating_mul(group.max(1)))
+    } else {
+        per_cu
+    }
 }
 
 /// Iterations (body executions) of loop `l` from the executor's counters.
@@ -168,6 +192,16 @@ impl ComputeModel {
     /// match it; autorun captures evaluate with a nominal group of 1). Single work-item kernels
     /// ignore `group`.
     pub fn for_group_size(f: &Function, rep: &KernelReport, group: u64) -> ComputeModel {
+        Self::for_launch(f, rep, group, group)
+    }
+
+    /// Builds the model of kernel `f` for a launch of `items` work-items in work-groups of
+    /// `group` (rule C4): the work-items in flight in an NDRange loop are every work-item a
+    /// compute unit runs (`ceil(items / compute units)`), and for a kernel with barriers at
+    /// most [`BARRIER_GROUPS_IN_FLIGHT`] work-groups of them (a barrier holds a work-group
+    /// until all its work-items arrived). [`ComputeModel::for_group_size`] is the launch of a
+    /// single work-group.
+    pub fn for_launch(f: &Function, rep: &KernelReport, group: u64, items: u64) -> ComputeModel {
         let ndrange = rep.kind == KernelKind::NdRange;
         let reqd = rep
             .reqd_work_group_size
@@ -182,6 +216,11 @@ impl ComputeModel {
             .iter()
             .map(|&c| c.max(1) as u64)
             .product::<u64>();
+        let in_flight = if ndrange {
+            in_flight(items.max(group), group, cu, f.uses_barrier)
+        } else {
+            1
+        };
         let lanes = if ndrange {
             cu * rep.simd.max(1) as u64
         } else {
@@ -202,7 +241,7 @@ impl ComputeModel {
             let full = if r.unroll.is_full() || r.ii == 0 {
                 0.0
             } else {
-                effective_ii(r, group) / r.unroll.factor().max(1) as f64
+                effective_ii(r, in_flight) / r.unroll.factor().max(1) as f64
             };
             let mut per_iter = full;
             // C2: subloops absorb the outer II.
@@ -214,7 +253,7 @@ impl ComputeModel {
             if !subs.is_empty() && per_iter > 0.0 {
                 let largest = subs
                     .iter()
-                    .map(|s| known_pass_cycles(s, group).unwrap_or(f64::INFINITY))
+                    .map(|s| known_pass_cycles(s, in_flight).unwrap_or(f64::INFINITY))
                     .fold(0.0, f64::max);
                 per_iter = (per_iter - largest).max(0.0);
             }
@@ -279,6 +318,7 @@ impl ComputeModel {
             barriers_in_loop,
             compute_units: cu,
             group_size: group,
+            in_flight,
         }
     }
 

@@ -57,6 +57,10 @@ pub struct SiteShape {
     pub max_burst_words: u64,
     /// Work-items or iterations that passed the site (fired or predicated off).
     pub valid: u64,
+    /// The site shares its burst tracker with the other sites of its statically coalesced
+    /// access (rule M0'), whose counts are exact: words = 0 then means "no new word", not
+    /// "not counted".
+    pub shared_tracker: bool,
 }
 
 /// Traffic of a site from its counts (rules M1-M5).
@@ -66,6 +70,13 @@ pub fn traffic(c: &SiteCounts, shape: &SiteShape) -> Traffic {
     let f = c.fires;
     if f == 0 {
         return Traffic::default();
+    }
+    if c.words == 0 && shape.shared_tracker {
+        // M0': the group's other sites opened every word this site touched.
+        return Traffic {
+            cache_hits: if shape.cached { f } else { 0 },
+            ..Traffic::default()
+        };
     }
     if c.words > 0 {
         // M0
@@ -136,6 +147,7 @@ mod tests {
             word: 64,
             max_burst_words: 16,
             valid: 0,
+            shared_tracker: false,
         }
     }
 

@@ -163,6 +163,24 @@ pub fn compute_model_for_group(
     Ok(ComputeModel::for_group_size(f, report, group))
 }
 
+/// [`compute_model`] for a launch of `items` work-items in work-groups of `local_size` (rule
+/// C4: the work-items in flight in an NDRange loop are all of them, at most two work-groups
+/// with barriers).
+pub fn compute_model_for_launch(
+    module: &Module,
+    report: &KernelReport,
+    local_size: [u64; 3],
+    items: u64,
+) -> Result<ComputeModel, TimingError> {
+    let f = module
+        .kernels
+        .iter()
+        .find(|k| k.name == report.name)
+        .ok_or_else(|| TimingError::NoSuchKernel(report.name.clone()))?;
+    let group = local_size.iter().map(|&x| x.max(1)).product::<u64>();
+    Ok(ComputeModel::for_launch(f, report, group, items))
+}
+
 /// Times one kernel execution and derives its per-site profiler counters.
 ///
 /// Rules (one per figure; `MODEL.md` traces each to a board parameter):
@@ -219,7 +237,7 @@ pub fn evaluate_banked(
             run: run.kernel.clone(),
         });
     }
-    let model = compute_model_for_group(module, report, run.local_size)?;
+    let model = compute_model_for_launch(module, report, run.local_size, run.work_items)?;
     let c = &run.counters;
     let groups = run.num_groups.iter().product::<u64>();
     let fill = model.fill_cycles(c, run.work_items, groups);
@@ -263,6 +281,12 @@ pub fn evaluate_banked(
             word,
             max_burst_words: maxb,
             valid: site_valid(&model, c, s.in_loop, run.work_items),
+            shared_tracker: rep.is_some_and(|r| {
+                r.coalesced_accesses >= 2
+                    && r.coalesced_with
+                        .iter()
+                        .any(|o| c.sites.get(o.0 as usize).is_some_and(|x| x.words > 0))
+            }),
         };
         if let Some(cnt) = c.sites.get(i) {
             traffic[i] = memory::traffic(cnt, &shape);
@@ -305,7 +329,9 @@ pub fn evaluate_banked(
         let cnt = c.sites.get(i).copied().unwrap_or_default();
         let rep = report.sites.iter().find(|r| r.id == s.id);
         let copies = rep.map(|r| r.copies.max(1) as u64).unwrap_or(1);
-        let lanes = copies * if ndrange { model.lanes } else { 1 };
+        // Rule M0': a site's copies merged into one wide access issue as one request.
+        let merged = rep.map_or(1, |r| r.coalesced_copies.max(1) as u64);
+        let lanes = copies * merged * if ndrange { model.lanes } else { 1 };
         let valid = site_valid(&model, c, s.in_loop, run.work_items);
         let fired = cnt.fires.div_ceil(lanes);
         let predicated = valid.saturating_sub(cnt.fires).div_ceil(lanes);
@@ -326,7 +352,7 @@ pub fn evaluate_banked(
             stall_cycles: stall,
             predicated_cycles: predicated.min(cycles - fired.min(cycles)),
             active_cycles: cycles,
-            requests: cnt.fires,
+            requests: cnt.fires.div_ceil(merged),
             bytes_requested: cnt.bytes,
             bytes_fetched: t.bytes_fetched,
             bursts: t.bursts,

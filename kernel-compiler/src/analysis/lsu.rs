@@ -18,7 +18,8 @@
 //! or iteration); `non-aligned` for a statically coalesced access whose width is not a power of
 //! two or does not divide its stride. Loads and stores of one iteration/work-item whose
 //! addresses differ only by constants that tile a contiguous range are statically coalesced into
-//! one access.
+//! one access (predicated copies too: the wide LSU masks their bytes); the timing model counts
+//! the group as one request per work-item (rule M0' of `device-model/src/timing/MODEL.md`).
 
 use super::engine::{AKind, AccessInst, Engine};
 use super::latency;
@@ -63,21 +64,31 @@ fn view(a: &AccessInst) -> AccessInstView {
     }
 }
 
+/// One statically coalesced access a site belongs to.
+#[derive(Clone, Debug)]
+struct Coalesced {
+    /// Bytes of the wide access.
+    width: u32,
+    /// The other sites merged into it.
+    with: Vec<SiteId>,
+    non_aligned: bool,
+    /// Accesses (of all its sites) merged per work-item / iteration.
+    accesses: u32,
+    /// Accesses of this site among them (its unrolled copies).
+    copies: u32,
+}
+
 /// Classifies every site of the kernel.
 pub fn classify(e: &Engine) -> Vec<SiteReport> {
     let kidx = e.kidx;
     let recs: Vec<&AccessInst> = e.records.iter().filter(|r| !r.private_ram).collect();
     // Static coalescing groups.
-    let mut coalesced: BTreeMap<SiteId, (u32, Vec<SiteId>, bool)> = BTreeMap::new();
+    let mut coalesced: BTreeMap<SiteId, Coalesced> = BTreeMap::new();
     {
-        type Key = (
-            u32,
-            Vec<(u32, u32)>,
-            Option<Base>,
-            u8,
-            Vec<(Sym, i64)>,
-            bool,
-        );
+        // Accesses of one pass (iteration / work-item) coalesce whatever their predicates:
+        // the wide LSU masks the bytes of predicated-off copies (`if (k < n)` in an unrolled
+        // loop still gives one wide access).
+        type Key = (u32, Option<Base>, u8, Vec<(Sym, i64)>, bool);
         let mut groups: BTreeMap<Key, Vec<&AccessInst>> = BTreeMap::new();
         for r in &recs {
             // Static coalescing merges global accesses; local accesses keep their own ports.
@@ -88,7 +99,6 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
             let Some(aff) = &r.aff else { continue };
             let key = (
                 r.group.0,
-                r.group.1.clone(),
                 r.base,
                 r.space as u8,
                 aff.terms.clone(),
@@ -119,18 +129,28 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
                 continue;
             }
             let width = (end - start) as u32;
-            let stride = key.4.iter().fold(0, |g, (_, c)| gcd(g, *c));
+            let stride = key.3.iter().fold(0, |g, (_, c)| gcd(g, *c));
             let aligned = width.is_power_of_two()
                 && (stride == 0 || stride % width as i64 == 0)
                 && start % width as i64 == 0;
             let sites: Vec<SiteId> = g.iter().filter_map(|r| r.site).collect();
-            for s in &sites {
-                let others: Vec<SiteId> = sites.iter().copied().filter(|x| x != s).collect();
-                let entry = coalesced
-                    .entry(*s)
-                    .or_insert((width, others.clone(), !aligned));
-                if width > entry.0 {
-                    *entry = (width, others, !aligned);
+            let mut distinct = sites.clone();
+            distinct.sort();
+            distinct.dedup();
+            let accesses = g.len() as u32;
+            for s in &distinct {
+                let others: Vec<SiteId> = distinct.iter().copied().filter(|x| x != s).collect();
+                let copies = sites.iter().filter(|x| *x == s).count() as u32;
+                let c = Coalesced {
+                    width,
+                    with: others,
+                    non_aligned: !aligned,
+                    accesses,
+                    copies,
+                };
+                let entry = coalesced.entry(*s).or_insert_with(|| c.clone());
+                if width > entry.width {
+                    *entry = c;
                 }
             }
         }
@@ -158,7 +178,7 @@ fn classify_site(
     site: &crate::ir::AccessSite,
     insts: &[&AccessInst],
     all: &[&AccessInst],
-    coal: Option<&(u32, Vec<SiteId>, bool)>,
+    coal: Option<&Coalesced>,
 ) -> SiteReport {
     let board = e.board;
     let mut rep = SiteReport {
@@ -171,8 +191,10 @@ fn classify_site(
         in_loop: site.in_loop,
         lsu: None,
         modifiers: Vec::new(),
-        coalesced_width: coal.map(|c| c.0),
-        coalesced_with: coal.map(|c| c.1.clone()).unwrap_or_default(),
+        coalesced_width: coal.map(|c| c.width),
+        coalesced_with: coal.map(|c| c.with.clone()).unwrap_or_default(),
+        coalesced_accesses: coal.map_or(0, |c| c.accesses),
+        coalesced_copies: coal.map_or(0, |c| c.copies),
         copies: 1,
         pattern: AccessPattern::Stream,
         stride_bytes: None,
@@ -343,7 +365,7 @@ fn classify_site(
     if write_ack && matches!(lsu, LsuType::BurstCoalesced) {
         mods.push(LsuModifier::WriteAck);
     }
-    if coal.is_some_and(|c| c.2) && lsu == LsuType::BurstCoalesced {
+    if coal.is_some_and(|c| c.non_aligned) && lsu == LsuType::BurstCoalesced {
         mods.push(LsuModifier::NonAligned);
     }
     let _ = driver.is_some() && matches!(pattern, AccessPattern::Strided { .. });

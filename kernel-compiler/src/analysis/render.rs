@@ -277,7 +277,10 @@ pub fn render_kernel(src: &SourceMap, k: &KernelReport) -> String {
             };
             let mut extra = Vec::new();
             if let Some(w) = s.coalesced_width {
-                extra.push(format!("statically coalesced, {w} bytes"));
+                extra.push(format!(
+                    "statically coalesced: yes, width {w} B ({} accesses in one)",
+                    s.coalesced_accesses.max(1)
+                ));
             }
             if s.copies > 1 {
                 extra.push(format!("{} copies", s.copies));

@@ -249,6 +249,13 @@ pub struct SiteReport {
     pub coalesced_width: Option<u32>,
     /// Other sites merged into the same coalesced access.
     pub coalesced_with: Vec<SiteId>,
+    /// Accesses (of all the sites in `coalesced_with` and this one) merged into the one wide
+    /// access per work-item or iteration; 0 when not statically coalesced.
+    #[serde(default)]
+    pub coalesced_accesses: u32,
+    /// This site's accesses among them (its unrolled copies): they count as one request.
+    #[serde(default)]
+    pub coalesced_copies: u32,
     /// Number of hardware copies of the LSU (unrolled loops).
     pub copies: u32,
     pub pattern: AccessPattern,

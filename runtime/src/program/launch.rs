@@ -83,7 +83,8 @@ impl Launch {
         let krep = self.analysis.as_ref().and_then(|r| r.kernel(name));
         let model = krep.and_then(|k| {
             let group = spec.local_size.unwrap_or([1; 3]);
-            timing::compute_model_for_group(&self.module, k, group).ok()
+            let items = spec.global_size.iter().map(|&x| x.max(1)).product::<u64>();
+            timing::compute_model_for_launch(&self.module, k, group, items).ok()
         });
         let ledger = &self.device.bandwidth;
         let start_cycle = board.ns_to_cycles(command_start_ns());
