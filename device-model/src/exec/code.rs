@@ -281,13 +281,15 @@ pub enum Op {
         b: u32,
         c: u32,
     },
-    /// The same on `n` lanes (`vec`: relational results are -1/0); `dn` result lanes.
+    /// The same on `n` lanes (`vec`: the result is a vector, relational results are -1/0);
+    /// `dn` result lanes.
     LaneV {
         f: BuiltinFn,
         k: Scalar,
         dk: Scalar,
         n: u8,
         dn: u8,
+        vec: bool,
         d: u32,
         a: u32,
         b: u32,

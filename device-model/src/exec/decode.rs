@@ -372,6 +372,7 @@ impl Dec<'_> {
                             dk,
                             n: n as u8,
                             dn: dn.min(n) as u8,
+                            vec: dst_ty.lanes > 1,
                             d,
                             a,
                             b,

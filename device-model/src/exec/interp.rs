@@ -778,6 +778,7 @@ impl Machine<'_> {
                     dk,
                     n,
                     dn,
+                    vec,
                     d,
                     a,
                     b,
@@ -785,7 +786,6 @@ impl Machine<'_> {
                 } => {
                     let x = |r: u32, i: usize| if r == NONE { 0 } else { regs[r as usize + i] };
                     let mut out = [0u64; 16];
-                    let vec = dn > 1;
                     for (i, o) in out.iter_mut().enumerate().take(n as usize) {
                         *o = builtins::lane(f, k, dk, vec, x(a, i), x(b, i), x(c, i));
                     }
