@@ -11,6 +11,7 @@
 //! walk-through) and a 294 MHz kernel clock (the guide's `vector_add` example), over two DDR4
 //! banks. Other boards come from JSON files ([`Board::from_json_file`], [`BoardSet`]).
 
+pub use fpgacl_kernel_compiler::analysis::latency::Family;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -52,7 +53,28 @@ pub struct Board {
     pub max_work_group_size: u64,
     /// Largest single allocation in bytes (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`).
     pub max_mem_alloc_bytes: u64,
+    /// FPGA family (`"Stratix V"`, `"Arria 10"`, `"Stratix 10"`, `"Agilex 7"`): the
+    /// analysis' floating-point latency table. Default: Arria 10.
+    #[serde(default)]
+    pub family: Family,
+    /// Other names the board is selected by (Intel BSP names, short names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// Where the board's figures come from (product briefs, JEDEC, BSP documentation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
 }
+
+/// The boards shipped with fpgacl (`device-model/boards/*.json`), in listing order.
+const BUILTIN_BOARDS: &[&str] = &[
+    include_str!("../boards/p385a_sch_ax115.json"),
+    include_str!("../boards/p520_max_sg280h.json"),
+    include_str!("../boards/de5net_a7.json"),
+    include_str!("../boards/pac_a10.json"),
+    include_str!("../boards/pac_s10_dc.json"),
+    include_str!("../boards/a10gx.json"),
+    include_str!("../boards/s10gx.json"),
+];
 
 /// Why a board file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -94,7 +116,33 @@ impl Board {
             local_mem_bytes: 64 << 10,
             max_work_group_size: 2048,
             max_mem_alloc_bytes: 1 << 30,
+            family: Family::Arria10,
+            aliases: Vec::new(),
+            sources: Vec::new(),
         }
+    }
+
+    /// Whether `name` selects this board (its name or one of its aliases, case-insensitive).
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    /// This board with the kernel clock a user measured (`-clock=<MHz>`,
+    /// `FPGACL_KERNEL_CLOCK_MHZ`): every cycle figure is at this fmax. Global memory latency
+    /// stays the same in nanoseconds (its cycles scale with the clock); bandwidths are
+    /// unchanged. Non-positive or non-finite clocks leave the board as it is.
+    pub fn with_kernel_clock(&self, mhz: f64) -> Board {
+        let mut b = self.clone();
+        if mhz.is_finite() && mhz > 0.0 && mhz != self.kernel_clock_mhz {
+            for g in &mut b.global_memory {
+                g.latency_cycles = ((g.latency_cycles as f64) * mhz / self.kernel_clock_mhz)
+                    .round()
+                    .max(1.0) as u32;
+            }
+            b.kernel_clock_mhz = mhz;
+        }
+        b
     }
 
     /// Total global memory bandwidth over all banks, in MB/s.
@@ -168,10 +216,17 @@ pub struct BoardSet {
 }
 
 impl Default for BoardSet {
+    /// The built-in registry: the default board, then the boards shipped in
+    /// `device-model/boards/` (Intel BSP names; `fpgacl aoc -list-boards`).
     fn default() -> Self {
-        BoardSet {
-            boards: vec![Board::default_board()],
+        let mut boards = vec![Board::default_board()];
+        for text in BUILTIN_BOARDS {
+            // Checked by the `builtin_boards_parse_and_validate` test.
+            if let Ok(set) = BoardSet::from_json_str(text) {
+                boards.extend(set.boards);
+            }
         }
+        BoardSet { boards }
     }
 }
 
@@ -209,6 +264,7 @@ impl BoardSet {
         self.boards
             .iter()
             .find(|b| b.name == name)
+            .or_else(|| self.boards.iter().find(|b| b.is_named(name)))
             .cloned()
             .ok_or_else(|| BoardError::Unknown {
                 name: name.to_string(),
@@ -286,6 +342,68 @@ mod tests {
         assert_eq!(BoardSet::select(None).unwrap().name, "fpgacl_a10");
         assert!(BoardSet::select(Some("unknown_board")).is_err());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn builtin_boards_parse_and_validate() {
+        assert_eq!(BUILTIN_BOARDS.len(), 7);
+        for text in BUILTIN_BOARDS {
+            let set = BoardSet::from_json_str(text).expect("a shipped board parses");
+            for b in &set.boards {
+                assert!(!b.sources.is_empty(), "{} cites its sources", b.name);
+                assert!(!b.description.is_empty());
+            }
+        }
+        let all = BoardSet::default();
+        assert_eq!(all.boards.len(), 8);
+        // Intel BSP names and the short names of the issue select the boards.
+        for (sel, name, family, banks, mbps) in [
+            (
+                "p385a_sch_ax115",
+                "p385a_sch_ax115",
+                Family::Arria10,
+                2,
+                17064.0,
+            ),
+            ("385a", "p385a_sch_ax115", Family::Arria10, 2, 17064.0),
+            (
+                "p520_max_sg280h",
+                "p520_max_sg280h",
+                Family::Stratix10,
+                4,
+                19200.0,
+            ),
+            ("520N", "p520_max_sg280h", Family::Stratix10, 4, 19200.0),
+            ("de5net_a7", "de5net_a7", Family::StratixV, 2, 12800.0),
+            ("pac_a10", "pac_a10", Family::Arria10, 2, 19200.0),
+            ("pac_s10_dc", "pac_s10_dc", Family::Stratix10, 4, 19200.0),
+            ("d5005", "pac_s10_dc", Family::Stratix10, 4, 19200.0),
+            ("a10_ref", "a10gx", Family::Arria10, 1, 17064.0),
+            ("a10gx", "a10gx", Family::Arria10, 1, 17064.0),
+            ("s10_ref", "s10gx", Family::Stratix10, 1, 19200.0),
+            ("s10gx", "s10gx", Family::Stratix10, 1, 19200.0),
+        ] {
+            let b = BoardSet::select(Some(sel)).unwrap_or_else(|e| panic!("{sel}: {e}"));
+            assert_eq!(b.name, name, "{sel}");
+            assert_eq!(b.family, family, "{sel}");
+            assert_eq!(b.global_memory[0].count, banks, "{sel}");
+            assert_eq!(b.global_memory[0].bandwidth_mbps, mbps, "{sel}");
+        }
+        // The default board is unchanged (the guide's figures).
+        assert_eq!(all.boards[0], Board::default_board());
+    }
+
+    #[test]
+    fn a_measured_clock_rescales_the_latency_cycles() {
+        let b = Board::default_board().with_kernel_clock(147.0);
+        assert_eq!(b.kernel_clock_mhz, 147.0);
+        // 155 cycles at 294 MHz = 527 ns = 77.5 -> 78 cycles at 147 MHz.
+        assert_eq!(b.global_memory[0].latency_cycles, 78);
+        assert_eq!(b.global_bandwidth_mbps(), 25600.0);
+        assert_eq!(
+            Board::default_board().with_kernel_clock(0.0),
+            Board::default_board()
+        );
     }
 
     #[test]

@@ -81,11 +81,21 @@ pub struct BuildOptions {
     /// `CL_MEM_CHANNEL_INTEL` flag names (`default`: the board's first memory type). The
     /// timing model's rule B5 reads it back from the program's options.
     pub no_interleaving: Option<String>,
+    /// `-clock=<MHz>`: the kernel clock the user's design closed timing at. Kept in the
+    /// program's options (and so in its `.aocx`); the timing model runs at this fmax instead
+    /// of the board's default.
+    /// In kHz (whole), so that the options stay `Eq`; [`BuildOptions::clock_mhz`].
+    pub clock_khz: Option<u64>,
     /// The options string as given.
     pub raw: String,
 }
 
 impl BuildOptions {
+    /// The kernel clock given with `-clock=<MHz>`, if any.
+    pub fn clock_mhz(&self) -> Option<f64> {
+        self.clock_khz.map(|k| k as f64 / 1000.0)
+    }
+
     /// Parses an options string. Unknown options and missing or malformed values give an
     /// error message naming the option.
     pub fn parse(s: &str) -> Result<BuildOptions, String> {
@@ -154,6 +164,23 @@ impl BuildOptions {
                     ));
                 }
                 o.no_interleaving = Some(v.to_string());
+                continue;
+            }
+            if let Some(v) = w.strip_prefix("-clock=") {
+                let mhz = v
+                    .strip_suffix("MHz")
+                    .or_else(|| v.strip_suffix("mhz"))
+                    .unwrap_or(v);
+                match mhz.parse::<f64>() {
+                    Ok(f) if (0.001..=10_000.0).contains(&f) => {
+                        o.clock_khz = Some((f * 1000.0).round() as u64)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "invalid value '{v}' in '-clock=' (expected a kernel clock in MHz, e.g. -clock=240)"
+                        ))
+                    }
+                }
                 continue;
             }
             if let Some(v) = w.strip_prefix("-march=") {
@@ -429,6 +456,17 @@ mod tests {
         assert_eq!(o.no_interleaving.as_deref(), Some("default"));
         let o = BuildOptions::parse("-no-interleaving=DDR4").unwrap();
         assert_eq!(o.no_interleaving.as_deref(), Some("DDR4"));
+        assert_eq!(o.clock_mhz(), None);
+        let o = BuildOptions::parse("-clock=240 -board=p520_max_sg280h").unwrap();
+        assert_eq!(o.clock_mhz(), Some(240.0));
+        assert_eq!(
+            BuildOptions::parse("-clock=312.5MHz").unwrap().clock_mhz(),
+            Some(312.5)
+        );
+        for bad in ["-clock=", "-clock=fast", "-clock=0", "-clock=-5"] {
+            let e = BuildOptions::parse(bad).unwrap_err();
+            assert!(e.starts_with("invalid value"), "{bad}: {e}");
+        }
     }
 
     #[test]

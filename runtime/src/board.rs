@@ -5,14 +5,31 @@ pub use fpgacl_device_model::{Board, BoardSet};
 /// The board chosen by `FPGACL_BOARD` (a built-in name, a JSON board file, or `file.json:name`;
 /// unset means the built-in default). An unusable selection is reported once on stderr and the
 /// default board is used.
+///
+/// `FPGACL_KERNEL_CLOCK_MHZ` (a positive number of MHz) sets the kernel clock a user
+/// measured for their design ([`Board::with_kernel_clock`]); an invalid value is reported and
+/// ignored.
 pub fn board_from_env() -> Board {
     let sel = std::env::var("FPGACL_BOARD").ok();
-    match BoardSet::select(sel.as_deref()) {
+    let board = match BoardSet::select(sel.as_deref()) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("fpgacl: FPGACL_BOARD: {e}; using the default board");
             Board::default_board()
         }
+    };
+    match std::env::var("FPGACL_KERNEL_CLOCK_MHZ") {
+        Ok(v) if !v.trim().is_empty() => match v.trim().parse::<f64>() {
+            Ok(mhz) if mhz.is_finite() && mhz > 0.0 => board.with_kernel_clock(mhz),
+            _ => {
+                eprintln!(
+                    "fpgacl: FPGACL_KERNEL_CLOCK_MHZ: '{v}' is not a clock in MHz; using {} MHz",
+                    board.kernel_clock_mhz
+                );
+                board
+            }
+        },
+        _ => board,
     }
 }
 

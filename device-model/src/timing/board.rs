@@ -16,6 +16,7 @@ impl Board {
             global_latency_cycles: g.map(|g| g.latency_cycles).unwrap_or(155),
             mem_word_bytes: g.map(|g| g.width_bytes).unwrap_or(64),
             max_burst_words: g.map(|g| g.max_burst_words).unwrap_or(16),
+            family: self.family,
         }
     }
 

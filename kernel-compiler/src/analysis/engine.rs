@@ -1229,6 +1229,7 @@ impl<'a> Engine<'a> {
                 args,
             } => {
                 let (class, lat) = latency::builtin(*f, ty.scalar);
+                let lat = latency::for_family(class, ty.scalar, lat, self.board.family);
                 let mut deps = Deps::new();
                 let mut ld = false;
                 let n = f.arity();
@@ -1676,6 +1677,7 @@ impl<'a> Engine<'a> {
 
     fn binary(&mut self, op: BinOp, s: Scalar, a: &Val, b: &Val, loc: Loc) -> Val {
         let (class, mut lat) = latency::binary(op, s);
+        lat = latency::for_family(class, s, lat, self.board.family);
         if matches!(op, BinOp::Shl | BinOp::Shr) && b.as_const().is_none() {
             lat = latency::VARIABLE_SHIFT;
         }

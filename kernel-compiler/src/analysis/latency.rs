@@ -25,6 +25,67 @@ use super::BoardParams;
 use crate::ir::{AddrSpace, BinOp, BuiltinFn, Scalar, UnOp};
 use serde::{Deserialize, Serialize};
 
+/// The FPGA family of a board: the floating-point latency table the analysis uses
+/// (`LATENCIES.md`, "Families"). Arria 10 is the reference table (the guide's figures).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Family {
+    /// Stratix V: no hardened floating point; float add and multiply are soft logic around
+    /// the variable-precision DSPs, several stages deeper.
+    #[serde(rename = "Stratix V", alias = "StratixV", alias = "stratix_v")]
+    StratixV,
+    /// Arria 10: hardened IEEE 754 single-precision DSP blocks (the reference table).
+    #[default]
+    #[serde(rename = "Arria 10", alias = "Arria10", alias = "arria_10")]
+    Arria10,
+    /// Stratix 10: hardened single-precision DSPs, HyperFlex registers add a stage.
+    #[serde(rename = "Stratix 10", alias = "Stratix10", alias = "stratix_10")]
+    Stratix10,
+    /// Agilex 7: as Stratix 10 (HyperFlex, hardened single precision).
+    #[serde(rename = "Agilex 7", alias = "Agilex7", alias = "agilex_7")]
+    Agilex7,
+}
+
+impl Family {
+    /// The name boards and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::StratixV => "Stratix V",
+            Family::Arria10 => "Arria 10",
+            Family::Stratix10 => "Stratix 10",
+            Family::Agilex7 => "Agilex 7",
+        }
+    }
+
+    /// Cycles this family adds to a single-precision float adder / multiplier over the
+    /// Arria 10 table (`LATENCIES.md`, "Families"): Stratix V +3 / +2 (soft-logic
+    /// normalisation and rounding: a float-add recurrence takes 8 cycles per step);
+    /// Stratix 10 and Agilex 7 +1 / +1 (HyperFlex pipeline registers).
+    pub fn float_extra(self) -> (f64, f64) {
+        match self {
+            Family::StratixV => (3.0, 2.0),
+            Family::Arria10 => (0.0, 0.0),
+            Family::Stratix10 | Family::Agilex7 => (1.0, 1.0),
+        }
+    }
+}
+
+/// The latency `lat` of an operation of class `class` on `s` (from [`binary`] or [`builtin`],
+/// the Arria 10 table) on a board of `family`: single-precision float adds, multiplies and
+/// multiply-adds take the family's extra cycles; everything else is unchanged.
+pub fn for_family(class: OpClass, s: Scalar, lat: f64, family: Family) -> f64 {
+    if s != Scalar::F32 || lat <= 0.0 {
+        return lat;
+    }
+    let (add, mul) = family.float_extra();
+    match class {
+        OpClass::Fadd => lat + add,
+        // Fmul covers mad/fma/dot (a multiply followed by an add).
+        OpClass::Fmul if lat > 6.0 => lat + add + mul,
+        OpClass::Fmul => lat + mul,
+        _ => lat,
+    }
+}
+
 /// Combinational delay, in cycles, up to which a recurrence made only of cheap integer logic is
 /// packed into one clock cycle: the compiler trades fmax for II 1 (the guide's "Trade-Off Between
 /// Critical Path and Maximum Frequency", kernel `nd`).

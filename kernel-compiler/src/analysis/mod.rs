@@ -64,6 +64,9 @@ pub struct BoardParams {
     pub mem_word_bytes: u32,
     /// Largest burst in memory words.
     pub max_burst_words: u32,
+    /// FPGA family: selects the floating-point latency table (`LATENCIES.md`, "Families").
+    #[serde(default)]
+    pub family: latency::Family,
 }
 
 impl Default for BoardParams {
@@ -77,6 +80,7 @@ impl Default for BoardParams {
             global_latency_cycles: 155,
             mem_word_bytes: 64,
             max_burst_words: 16,
+            family: latency::Family::Arria10,
         }
     }
 }
