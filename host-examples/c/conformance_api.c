@@ -399,6 +399,10 @@ static void vector_printf(cl_context ctx, cl_device_id dev, cl_command_queue q)
         "    printf(\"v3hld %v3hld\\n\", (int3)(7, 8, 9));\n"
         "    printf(\"v2hlx %v2hlx\\n\", (uint2)(0xdead, 0xbeef));\n"
         "    printf(\"v4hhu %v4hhu\\n\", (uchar4)(250, 0, 1, 255));\n"
+        "    float4 f4 = (float4)(1.0f, 2.0f, 3.0f, 4.0f);\n"
+        "    printf(\"flags %2.2v4hlf|%#v2hhx|%#v2hx|%#v2hlx|%v2ld\\n\", f4, (uchar2)(0xFA, 0xFB),\n"
+        "           (ushort2)(0x1234, 0x8765), (uint2)(0x12345678, 0x87654321), (long2)(12345678, 98765432));\n"
+        "    printf(\"sci %.2v3hle|%.1v4hla\\n\", (float3)(1234.25f, 987654.5f, 0.0005f), (float4)(0.25f, 0.5f, 1.f, 1.5f));\n"
         "}\n",
         "");
     cl_kernel k = create_kernel(p, "vp");

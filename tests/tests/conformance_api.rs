@@ -25,6 +25,9 @@ fn conformance_api_points_pass_through_the_icd_loader() {
         "v3hld 7,8,9",
         "v2hlx dead,beef",
         "v4hhu 250,0,1,255",
+        // Flags, width and precision apply to each lane.
+        "flags 1.00,2.00,3.00,4.00|0xfa,0xfb|0x1234,0x8765|0x12345678,0x87654321|12345678,98765432",
+        "sci 1.23e+03,9.88e+05,5.00e-04|0x1.0p-2,0x1.0p-1,0x1.0p+0,0x1.8p+0",
     ] {
         assert!(
             out.stdout.lines().any(|l| l == line),
