@@ -277,6 +277,15 @@ pub const EXAMPLES: &[Example] = &[
                       build/compile/link options (object kept), bad arguments, NDRange \
                       shapes, buffers and released objects, integer division traps",
     },
+    Example {
+        name: "conformance_api",
+        source: "conformance_api.c",
+        kernels: &[],
+        needs_kernels: true,
+        description: "OpenCL 1.2 conformance points: CL_KERNEL_ATTRIBUTES, clGetKernelArgInfo, \
+                      NULL buffer arguments, rect copies, __local alignment, extern variables \
+                      across units, extension and predefined macros, vector printf",
+    },
 ];
 
 /// The example with this name, if any.

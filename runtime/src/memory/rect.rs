@@ -185,4 +185,42 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn overlap_is_exact_in_3d_for_equal_pitches() {
+        // Random 3-D rectangles of one buffer (the conformance suite's bufferreadwriterect
+        // copies inside a buffer): the answer matches a byte-set brute force.
+        let mut seed = 12345u64;
+        let mut rnd = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n
+        };
+        for _ in 0..4000 {
+            let (w, h, d) = (1 + rnd(9), 1 + rnd(6), 1 + rnd(5));
+            let region = [1 + rnd(w), 1 + rnd(h), 1 + rnd(d)];
+            let so = [
+                rnd(w - region[0] + 1),
+                rnd(h - region[1] + 1),
+                rnd(d - region[2] + 1),
+            ];
+            let dof = [
+                rnd(w - region[0] + 1),
+                rnd(h - region[1] + 1),
+                rnd(d - region[2] + 1),
+            ];
+            let s = RectSide::new(so, region, w, w * h).unwrap();
+            let t = RectSide::new(dof, region, w, w * h).unwrap();
+            let mut a = vec![false; w * h * d];
+            s.for_each_row(region, |o, n| (o..o + n).for_each(|i| a[i] = true));
+            let mut hit = false;
+            t.for_each_row(region, |o, n| hit |= (o..o + n).any(|i| a[i]));
+            assert_eq!(
+                rects_overlap(&s, 0, &t, 0, region),
+                hit,
+                "{w}x{h}x{d} region {region:?} src {so:?} dst {dof:?}"
+            );
+        }
+    }
 }
