@@ -260,6 +260,15 @@ pub const EXAMPLES: &[Example] = &[
                       build/compile/link options (object kept), bad arguments, NDRange \
                       shapes, buffers and released objects, integer division traps",
     },
+    Example {
+        name: "out_of_bounds",
+        source: "out_of_bounds.c",
+        kernels: &["out_of_bounds.cl"],
+        needs_kernels: true,
+        description: "stencils reading a[i-1]/a[i+1] before the border test in local and global \
+                      memory and a store past the end: reported, not fatal (reads give 0, stores \
+                      are dropped); FPGACL_OOB=fault makes each kernel fail",
+    },
 ];
 
 /// The example with this name, if any.
