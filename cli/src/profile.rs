@@ -247,12 +247,14 @@ pub fn duration(ns: u64) -> String {
 pub fn summary(p: &Profile, path: &Path) -> String {
     let mut out = String::new();
     let (mut runs, mut transfers, mut snapshots, mut captures) = (0, 0, 0, 0);
+    let mut oob = Vec::new();
     for r in &p.records {
         match r {
             Record::KernelRun(_) => runs += 1,
             Record::MemTransfer(_) => transfers += 1,
             Record::Snapshot(_) => snapshots += 1,
             Record::AutorunCapture(_) => captures += 1,
+            Record::OutOfBounds(o) => oob.push(o),
         }
     }
     let _ = writeln!(
@@ -268,6 +270,15 @@ pub fn summary(p: &Profile, path: &Path) -> String {
             ""
         }
     );
+    if !oob.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n  out-of-bounds accesses (reported, not fatal; FPGACL_OOB=fault stops the kernel):"
+        );
+        for (o, runs) in p.out_of_bounds_sites() {
+            let _ = writeln!(out, "  {o} in {runs} run(s)");
+        }
+    }
     // Kernels: (program, name) -> (runs, total ns)
     let mut kernels: Vec<(u32, String, u64, u64)> = Vec::new();
     for k in p.kernel_runs() {

@@ -123,7 +123,7 @@ impl Follower {
                     s.captures += 1;
                     s.emulated_ns = s.emulated_ns.max(c.capture_ns);
                 }
-                Record::Snapshot(_) => {}
+                Record::Snapshot(_) | Record::OutOfBounds(_) => {}
             }
         }
     }
@@ -237,7 +237,7 @@ mod tests {
                 Record::KernelRun(k) => k.end_ns,
                 Record::MemTransfer(t) => t.end_ns,
                 Record::AutorunCapture(c) => c.capture_ns,
-                Record::Snapshot(_) => 0,
+                Record::Snapshot(_) | Record::OutOfBounds(_) => 0,
             })
             .max()
             .unwrap();

@@ -239,3 +239,122 @@ pub struct DecodeError {
     pub kernel: String,
     pub message: String,
 }
+
+/// What an out-of-bounds access does (`FPGACL_OOB`).
+///
+/// `Report` (the default): like hardware, an out-of-bounds read returns a value (0 here) and an
+/// out-of-bounds write goes nowhere (it is dropped: no other memory changes); the kernel goes
+/// on and every distinct access site is reported once per run ([`OobSite`]). `Fault`
+/// (`FPGACL_OOB=fault`): the first out-of-bounds access stops the kernel with a
+/// [`FaultKind::OutOfBounds`] fault.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OobMode {
+    #[default]
+    Report,
+    Fault,
+}
+
+impl OobMode {
+    /// The mode `FPGACL_OOB` asks for: `fault` (also `strict`, `1`) or `report` (default; any
+    /// other value is reported once on stderr and ignored).
+    pub fn from_env() -> OobMode {
+        match std::env::var("FPGACL_OOB") {
+            Ok(v) => OobMode::parse(&v).unwrap_or_else(|| {
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| {
+                    eprintln!(
+                        "fpgacl: FPGACL_OOB={:?} is not 'report' or 'fault'; using 'report'",
+                        v
+                    )
+                });
+                OobMode::Report
+            }),
+            Err(_) => OobMode::Report,
+        }
+    }
+
+    /// Parses a `FPGACL_OOB` value.
+    pub fn parse(v: &str) -> Option<OobMode> {
+        match v.trim().to_ascii_lowercase().as_str() {
+            "" | "report" | "warn" | "0" => Some(OobMode::Report),
+            "fault" | "strict" | "1" => Some(OobMode::Fault),
+            _ => None,
+        }
+    }
+}
+
+/// One out-of-bounds access site of a run in [`OobMode::Report`]: the access did not stop the
+/// kernel (a read returned 0, a write was dropped). `work_item`, `offset` are those of the
+/// first such access in work-item order (lowest global id, dimension 2 first), so the report
+/// does not depend on the number of host threads; `count` is how many times the site accessed
+/// out of bounds in the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OobSite {
+    pub kernel: String,
+    /// Source position of the access, when known.
+    pub pos: Option<SourcePos>,
+    /// Name of the buffer / argument / variable accessed, when known.
+    pub target: Option<String>,
+    pub region: MemRegion,
+    pub write: bool,
+    /// Bytes of one access.
+    pub size: u64,
+    /// Size of the memory object accessed.
+    pub limit: u64,
+    /// Byte offset of the first such access (negative below the object's start).
+    pub offset: i64,
+    /// Global id of the first work-item that accessed out of bounds (compute id for autorun).
+    pub work_item: [u64; 3],
+    pub count: u64,
+    /// The decoded operation's index (identifies the site within its kernel).
+    pub op: u32,
+}
+
+impl OobSite {
+    /// Sums `other` (the same site in another part of the same run) into `self`, keeping the
+    /// first access in work-item order.
+    pub fn merge(&mut self, other: &OobSite) {
+        self.count = self.count.saturating_add(other.count);
+        let key = |w: &[u64; 3]| [w[2], w[1], w[0]];
+        if key(&other.work_item) < key(&self.work_item) {
+            self.work_item = other.work_item;
+            self.offset = other.offset;
+        }
+    }
+}
+
+impl fmt::Display for OobSite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "kernel '{}'", self.kernel)?;
+        if let Some(p) = &self.pos {
+            write!(f, " at {p}")?;
+        }
+        let what = if self.write { "write" } else { "read" };
+        write!(
+            f,
+            " (work-item {},{},{}): out-of-bounds {what} of {} bytes ",
+            self.work_item[0], self.work_item[1], self.work_item[2], self.size
+        )?;
+        if self.region == MemRegion::Null {
+            write!(f, "through a NULL pointer (offset {})", self.offset)?;
+        } else {
+            if self.offset.unsigned_abs() >= 1 << 40 {
+                write!(f, "at offset {} (pointer offset overflow) of ", self.offset)?;
+            } else {
+                write!(f, "at offset {} of ", self.offset)?;
+            }
+            match &self.target {
+                Some(t) => write!(f, "'{t}' ({})", self.region)?,
+                None => write!(f, "{}", self.region)?,
+            }
+            write!(f, " of {} bytes", self.limit)?;
+        }
+        let n = self.count;
+        let s = if n == 1 { "" } else { "s" };
+        if self.write {
+            write!(f, "; dropped ({n} such write{s} in this run)")
+        } else {
+            write!(f, "; returned 0 ({n} such read{s} in this run)")
+        }
+    }
+}

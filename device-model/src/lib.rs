@@ -18,7 +18,10 @@ pub mod timing;
 pub use activity::{Activity, ActivityReport, BlockedOn, KernelActivity};
 pub use board::{Board, BoardError, BoardSet, MemoryBankGroup};
 pub use counters::{Counters, SiteCounts};
-pub use fault::{DecodeError, FaultKind, KernelFault, LaunchError, MemRegion, RunError, SourcePos};
+pub use fault::{
+    DecodeError, FaultKind, KernelFault, LaunchError, MemRegion, OobMode, OobSite, RunError,
+    SourcePos,
+};
 pub use fifo::{Fifo, PipeFifo};
 pub use memory::DeviceMemory;
 pub use program::{

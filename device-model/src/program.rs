@@ -9,7 +9,7 @@ use crate::exec::decode::decode;
 use crate::exec::group::{local_ptr, Plan, Worker};
 use crate::exec::interp::{FifoEnv, Region};
 use crate::exec::values::norm;
-use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, RunError};
+use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, OobMode, OobSite, RunError};
 use crate::fifo::{Fifo, PipeFifo};
 use crate::memory::DeviceMemory;
 use crate::timing::{ClockPlan, ComputeModel, TICKS_PER_CYCLE};
@@ -57,6 +57,8 @@ pub struct ExecConfig {
     pub printf: PrintfSink,
     /// Do not start autorun kernels (tools that only inspect a program).
     pub no_autorun: bool,
+    /// What out-of-bounds accesses do; `None`: `FPGACL_OOB` ([`OobMode::from_env`]).
+    pub oob: Option<OobMode>,
 }
 
 impl ExecConfig {
@@ -162,6 +164,9 @@ pub struct RunReport {
     /// Timing hook: the simulated clock (ticks) when a [`ProgramInstance::run_timed`]
     /// execution on one thread finished; `None` for untimed or parallel executions.
     pub end_tick: Option<u64>,
+    /// Out-of-bounds access sites that did not stop the run (`OobMode::Report`), in source
+    /// order; empty when every access was in bounds.
+    pub oob: Vec<OobSite>,
 }
 
 /// The device timeline's clock (ns since its origin), registered by the runtime: autorun
@@ -240,6 +245,10 @@ struct Inner {
     /// Per kernel, computed at its first launch: the burst tracker of every site (rule M0'),
     /// [`coalesce_table`].
     coalesce: Vec<OnceLock<Vec<(u32, u32)>>>,
+    /// `OobMode::Fault`.
+    oob_fault: bool,
+    /// Out-of-bounds sites already reported on stderr (kernel, op, write): each once.
+    oob_seen: Mutex<std::collections::HashSet<(u32, u32, bool)>>,
 }
 
 /// Rule M0' (statically coalesced accesses, `timing/MODEL.md`): per site of the module, the
@@ -369,6 +378,8 @@ impl ProgramInstance {
             shutdown: AtomicBool::new(false),
             coalesce: (0..module_len).map(|_| OnceLock::new()).collect(),
             autorun,
+            oob_fault: config.oob.unwrap_or_else(OobMode::from_env) == OobMode::Fault,
+            oob_seen: Mutex::new(Default::default()),
         });
         if !config.no_autorun {
             for slot in &inner.autorun {
@@ -983,6 +994,7 @@ fn run_kernel(
         coalesce: inner.coalesce[spec.kernel as usize]
             .get_or_init(|| coalesce_table(module, spec.kernel, f, &inner.board)),
         clock,
+        oob_fault: inner.oob_fault,
     };
     // Timed executions with channels/pipes take part in the conservative decision of
     // non-blocking FIFO operations (rule F); the others cannot write or read their FIFOs in
@@ -1028,6 +1040,7 @@ fn run_kernel(
         shutdown: &inner.shutdown,
     };
     let mut end_tick = None;
+    let mut oob: Vec<OobSite>;
     let result: Result<(), Box<KernelFault>> = if threads == 1 {
         let mut w = Worker::new(&plan, counters, Some(fifo_env()), &sink);
         let mut r = Ok(());
@@ -1041,12 +1054,14 @@ fn run_kernel(
             sink(&b);
         }
         end_tick = clock.map(|_| w.m.clock);
+        oob = w.take_oob();
         r
     } else {
         let next = AtomicU64::new(0);
         let stop = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
         let outputs: Mutex<Vec<(u64, Vec<u8>)>> = Mutex::new(Vec::new());
+        let oob_all: Mutex<Vec<OobSite>> = Mutex::new(Vec::new());
         let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
         std::thread::scope(|s| {
             for _ in 0..threads {
@@ -1070,6 +1085,10 @@ fn run_kernel(
                         }
                     }
                     let outs = std::mem::take(&mut w.printf_out);
+                    let sites = w.take_oob();
+                    if !sites.is_empty() {
+                        merge_oob(&mut oob_all.lock(), sites);
+                    }
                     drop(w);
                     outputs.lock().extend(outs);
                     // Merge counters; the order of merges does not change the sums.
@@ -1079,6 +1098,7 @@ fn run_kernel(
                 });
             }
         });
+        oob = oob_all.into_inner();
         let mut outs = outputs.into_inner();
         outs.sort_by_key(|(g, _)| *g);
         for (_, b) in outs {
@@ -1090,6 +1110,13 @@ fn run_kernel(
         }
     };
     drop(own);
+    if !oob.is_empty() {
+        oob.sort_by(|a, b| {
+            let k = |s: &OobSite| (s.pos.as_ref().map(|p| (p.line, p.col)), s.op, s.write);
+            k(a).cmp(&k(b))
+        });
+        report_oob(inner, spec.kernel, &oob);
+    }
     result.map_err(RunError::Fault)?;
     Ok(RunReport {
         kernel: f.name.clone(),
@@ -1102,5 +1129,26 @@ fn run_kernel(
         threads,
         host_time: t0.elapsed(),
         end_tick,
+        oob,
     })
+}
+
+/// Adds one worker's out-of-bounds sites to a run's (the same op and direction merge).
+fn merge_oob(all: &mut Vec<OobSite>, sites: Vec<OobSite>) {
+    for s in sites {
+        match all.iter_mut().find(|a| a.op == s.op && a.write == s.write) {
+            Some(a) => a.merge(&s),
+            None => all.push(s),
+        }
+    }
+}
+
+/// Writes each out-of-bounds site on stderr the first time this program instance meets it.
+fn report_oob(inner: &Inner, kernel: u32, sites: &[OobSite]) {
+    let mut seen = inner.oob_seen.lock();
+    for s in sites {
+        if seen.insert((kernel, s.op, s.write)) {
+            eprintln!("fpgacl: warning: {s}");
+        }
+    }
 }

@@ -15,6 +15,8 @@ pub fn instance(src: &str, threads: usize) -> (ProgramInstance, Arc<Mutex<Vec<u8
         ExecConfig {
             threads,
             printf: PrintfSink::Capture(out.clone()),
+            // These tests check the strict mode's faults (tests/oob.rs: report mode).
+            oob: Some(OobMode::Fault),
             ..Default::default()
         },
     )

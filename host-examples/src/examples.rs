@@ -286,6 +286,15 @@ pub const EXAMPLES: &[Example] = &[
                       NULL buffer arguments, rect copies, __local alignment, extern variables \
                       across units, extension and predefined macros, vector printf",
     },
+    Example {
+        name: "out_of_bounds",
+        source: "out_of_bounds.c",
+        kernels: &["out_of_bounds.cl"],
+        needs_kernels: true,
+        description: "stencils reading a[i-1]/a[i+1] before the border test in local and global \
+                      memory and a store past the end: reported, not fatal (reads give 0, stores \
+                      are dropped); FPGACL_OOB=fault makes each kernel fail",
+    },
 ];
 
 /// The example with this name, if any.

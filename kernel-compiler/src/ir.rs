@@ -37,7 +37,7 @@ use crate::source::{Loc, SourceMap};
 use serde::{Deserialize, Serialize};
 
 /// Bits of a pointer below the region number.
-pub const REGION_SHIFT: u32 = 40;
+pub const REGION_SHIFT: u32 = 52;
 /// Mask of the byte offset in a pointer.
 pub const OFFSET_MASK: u64 = (1u64 << REGION_SHIFT) - 1;
 pub const REGION_NULL: u64 = 0;

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 /// Format major version written by this crate. A reader refuses files with a larger major.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Format minor version written by this crate. Readers accept any minor of their major.
-pub const FORMAT_MINOR: u16 = 0;
+pub const FORMAT_MINOR: u16 = 1;
 
 /// First frame of every file: who wrote it, on which (emulated) board, for which host run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
@@ -582,6 +582,75 @@ pub enum Record {
     Snapshot(Snapshot),
     /// An autorun kernel capture.
     AutorunCapture(AutorunCapture),
+    /// An out-of-bounds access site of a kernel run that did not stop it (format 1.1).
+    OutOfBounds(OutOfBounds),
+}
+
+/// An out-of-bounds access site of a finished kernel run (fpgacl's default, as on hardware:
+/// the read returned 0 / the write was dropped and the kernel went on). One record per site
+/// and direction per run, written right after the run's `KernelRun`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+pub struct OutOfBounds {
+    /// The run ([`KernelRun::run_id`]).
+    pub run_id: u64,
+    pub device: u32,
+    pub kernel: String,
+    /// Program of the kernel ([`Program::id`]).
+    pub program: u32,
+    /// The run's emulated end, ns since host start.
+    pub time_ns: u64,
+    /// Source position of the access.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// Global id of the first work-item (in work-item order) that accessed out of bounds.
+    pub work_item: [u64; 3],
+    /// The memory accessed: `"local memory"`, `"argument 1"`, `"private memory"`, `"NULL"`...
+    pub memory: String,
+    /// The variable or argument accessed, when known (else empty).
+    pub target: String,
+    /// Byte offset of the first such access in the memory object (negative below it).
+    pub offset: i64,
+    /// Bytes of one access.
+    pub access_bytes: u64,
+    /// Size of the memory object in bytes.
+    pub object_bytes: u64,
+    /// A store (dropped) rather than a load (returned 0).
+    pub write: bool,
+    /// Out-of-bounds accesses of this site in the run.
+    pub count: u64,
+}
+
+impl std::fmt::Display for OutOfBounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = if self.write { "write" } else { "read" };
+        write!(
+            f,
+            "kernel '{}' at {}:{}:{} (work-item {},{},{}): out-of-bounds {what} of {} bytes at offset {} of ",
+            self.kernel,
+            self.file,
+            self.line,
+            self.column,
+            self.work_item[0],
+            self.work_item[1],
+            self.work_item[2],
+            self.access_bytes,
+            self.offset
+        )?;
+        if self.target.is_empty() {
+            write!(f, "{}", self.memory)?;
+        } else {
+            write!(f, "'{}' ({})", self.target, self.memory)?;
+        }
+        let s = if self.count == 1 { "" } else { "s" };
+        write!(
+            f,
+            " of {} bytes; {} ({} such {what}{s})",
+            self.object_bytes,
+            if self.write { "dropped" } else { "returned 0" },
+            self.count
+        )
+    }
 }
 
 impl Record {
@@ -593,6 +662,7 @@ impl Record {
             Record::MemTransfer(t) => t.start_ns,
             Record::Snapshot(s) => s.taken_ns,
             Record::AutorunCapture(c) => c.capture_ns,
+            Record::OutOfBounds(o) => o.time_ns,
         }
     }
 }

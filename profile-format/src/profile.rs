@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
-    AccessSite, AutorunCapture, Header, KernelRun, MemTransfer, Program, Record, SiteCounters,
-    Snapshot,
+    AccessSite, AutorunCapture, Header, KernelRun, MemTransfer, OutOfBounds, Program, Record,
+    SiteCounters, Snapshot,
 };
 
 /// The content of a `profile.mon` file.
@@ -58,6 +58,37 @@ impl Profile {
         })
     }
 
+    /// Out-of-bounds access sites of kernel runs, in file order.
+    pub fn out_of_bounds(&self) -> impl Iterator<Item = &OutOfBounds> + '_ {
+        self.records.iter().filter_map(|r| match r {
+            Record::OutOfBounds(o) => Some(o),
+            _ => None,
+        })
+    }
+
+    /// Out-of-bounds sites over all runs: one entry per (program, kernel, position,
+    /// direction), the first record's details with the counts summed, and the number of runs
+    /// that had it; in order of first appearance.
+    pub fn out_of_bounds_sites(&self) -> Vec<(OutOfBounds, u64)> {
+        let mut out: Vec<(OutOfBounds, u64)> = Vec::new();
+        for o in self.out_of_bounds() {
+            let same = |a: &OutOfBounds| {
+                a.program == o.program
+                    && a.kernel == o.kernel
+                    && (a.file.as_str(), a.line, a.column, a.write)
+                        == (o.file.as_str(), o.line, o.column, o.write)
+            };
+            match out.iter_mut().find(|(a, _)| same(a)) {
+                Some((a, runs)) => {
+                    a.count = a.count.saturating_add(o.count);
+                    *runs += 1;
+                }
+                None => out.push((o.clone(), 1)),
+            }
+        }
+        out
+    }
+
     /// Autorun captures, in file order.
     pub fn autorun_captures(&self) -> impl Iterator<Item = &AutorunCapture> + '_ {
         self.records.iter().filter_map(|r| match r {
@@ -76,6 +107,7 @@ impl Profile {
                 Record::MemTransfer(t) => (t.start_ns, t.end_ns.max(t.start_ns)),
                 Record::Snapshot(s) => (s.taken_ns, s.taken_ns),
                 Record::AutorunCapture(c) => (c.capture_ns, c.capture_ns),
+                Record::OutOfBounds(_) => continue,
             };
             span = Some(match span {
                 None => (s, e),

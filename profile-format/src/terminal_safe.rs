@@ -225,6 +225,12 @@ impl Profile {
                 Record::Snapshot(s) => escape_in_place(&mut s.run.kernel),
                 Record::AutorunCapture(c) => escape_in_place(&mut c.kernel),
                 Record::MemTransfer(_) => {}
+                Record::OutOfBounds(o) => {
+                    escape_in_place(&mut o.kernel);
+                    escape_in_place(&mut o.file);
+                    escape_in_place(&mut o.memory);
+                    escape_in_place(&mut o.target);
+                }
             }
         }
         self.warnings.iter_mut().for_each(escape_in_place);

@@ -159,6 +159,7 @@ impl ReportData {
                     snapshot_index.push(i);
                 }
                 Record::AutorunCapture(c) => captures.push(c.clone()),
+                Record::OutOfBounds(_) => {}
             }
         }
         // A run that never finished (host stopped while it ran) is known only by its

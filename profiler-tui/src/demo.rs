@@ -551,6 +551,7 @@ pub fn hostile_profile() -> Profile {
             Record::Snapshot(s) => rename(&mut s.run.kernel),
             Record::AutorunCapture(c) => rename(&mut c.kernel),
             Record::MemTransfer(_) => {}
+            Record::OutOfBounds(o) => rename(&mut o.kernel),
         }
     }
     p

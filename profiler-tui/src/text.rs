@@ -34,6 +34,9 @@ pub fn summary_text(data: &ReportData) -> String {
     for w in &data.profile.warnings {
         let _ = writeln!(out, "warning: {w}");
     }
+    for (o, runs) in data.profile.out_of_bounds_sites() {
+        let _ = writeln!(out, "out-of-bounds: {o} in {runs} run(s)");
+    }
     out
 }
 

@@ -2,9 +2,9 @@
 //! barriers, and the per-thread worker state reused across groups.
 
 use super::code::Code;
-use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, Region, Trap};
+use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, OobLog, Region, Trap};
 use crate::counters::CounterBlock;
-use crate::fault::{FaultKind, KernelFault, MemRegion};
+use crate::fault::{FaultKind, KernelFault, MemRegion, OobSite};
 use crate::timing::ClockPlan;
 use fpgacl_kernel_compiler::ir::{
     make_ptr, AddrSpace, Function, Module, REGION_LOCAL, REGION_PRIVATE,
@@ -42,6 +42,8 @@ pub struct Plan<'a> {
     pub coalesce: &'a [(u32, u32)],
     /// Timing hook: the simulated clock's costs; `None` = untimed run.
     pub clock: Option<&'a ClockPlan>,
+    /// `OobMode::Fault`: an out-of-bounds access stops the kernel (else it is reported).
+    pub oob_fault: bool,
 }
 
 // SAFETY: the raw pointers in `regions` point into device memory and constant data that the
@@ -139,6 +141,10 @@ impl<'a> Worker<'a> {
                 poll: super::interp::POLL_INTERVAL,
                 clock: plan.clock.map(|c| c.start_tick).unwrap_or(0),
                 clock_plan: plan.clock,
+                oob: OobLog {
+                    fault: plan.oob_fault,
+                    hits: Vec::new(),
+                },
             },
             plan,
             regs: vec![0; ns * items],
@@ -170,13 +176,74 @@ impl<'a> Worker<'a> {
         self.m.item = lin;
     }
 
+    /// The out-of-bounds sites this worker logged (`OobMode::Report`), named like faults.
+    pub fn take_oob(&mut self) -> Vec<OobSite> {
+        let plan = self.plan;
+        let hits = std::mem::take(&mut self.m.oob.hits);
+        hits.into_iter()
+            .filter_map(|h| {
+                let target = self.target_of(&h.kind, h.site);
+                let FaultKind::OutOfBounds {
+                    region,
+                    offset,
+                    size,
+                    limit,
+                    write,
+                } = h.kind
+                else {
+                    return None;
+                };
+                Some(OobSite {
+                    kernel: plan.func.name.clone(),
+                    pos: plan
+                        .code
+                        .locs
+                        .get(h.pc as usize)
+                        .map(|l| pos_of(plan.module, *l)),
+                    target,
+                    region,
+                    write,
+                    size,
+                    limit,
+                    offset,
+                    work_item: if plan.func.attrs.autorun {
+                        h.cid
+                    } else {
+                        h.gid
+                    },
+                    count: h.count,
+                    op: h.pc,
+                })
+            })
+            .collect()
+    }
+
     fn fault(&self, t: Trap) -> Box<KernelFault> {
         let plan = self.plan;
         let loc = plan.code.locs.get(t.pc as usize).copied();
+        let target = self.target_of(&t.kind, t.site);
+        let ids = &self.m.ids;
+        Box::new(KernelFault {
+            kernel: plan.func.name.clone(),
+            kind: t.kind,
+            pos: loc.map(|l| pos_of(plan.module, l)),
+            target,
+            work_item: if plan.func.attrs.autorun {
+                ids.cid
+            } else {
+                ids.gid
+            },
+        })
+    }
+
+    /// The name of what a faulting access targeted: the variable or argument at the offset,
+    /// else the access site's target.
+    fn target_of(&self, kind: &FaultKind, site: u32) -> Option<String> {
+        let plan = self.plan;
         let site_target = plan
             .module
             .sites
-            .get(t.site as usize)
+            .get(site as usize)
             .map(|s| s.target.clone())
             .filter(|s| !s.is_empty());
         let var_at = |space: AddrSpace, off: i64| -> Option<String> {
@@ -206,26 +273,14 @@ impl<'a> Worker<'a> {
                 _ => None,
             }
         };
-        let target = match &t.kind {
+        match kind {
             FaultKind::OutOfBounds { region, offset, .. }
             | FaultKind::ReadOnly { region, offset }
             | FaultKind::MisalignedAtomic { region, offset, .. } => {
                 region_target(region, *offset).or(site_target)
             }
             _ => site_target,
-        };
-        let ids = &self.m.ids;
-        Box::new(KernelFault {
-            kernel: plan.func.name.clone(),
-            kind: t.kind,
-            pos: loc.map(|l| pos_of(plan.module, l)),
-            target,
-            work_item: if plan.func.attrs.autorun {
-                ids.cid
-            } else {
-                ids.gid
-            },
-        })
+        }
     }
 
     /// Runs group `g` (linear index) to completion.

@@ -131,6 +131,29 @@ pub struct Machine<'a> {
     pub clock: u64,
     /// Timing hook: the clock's costs; `None` = untimed run (FIFO ops use `fifo::UNTIMED`).
     pub clock_plan: Option<&'a ClockPlan>,
+    /// Out-of-bounds accesses that did not stop the kernel (`OobMode::Report`).
+    pub oob: OobLog,
+}
+
+/// The out-of-bounds accesses of one worker (`OobMode::Report`), one entry per operation and
+/// direction; empty unless some access went out of bounds (the cold path fills it).
+#[derive(Clone, Debug, Default)]
+pub struct OobLog {
+    /// `OobMode::Fault`: out-of-bounds accesses stop the kernel instead.
+    pub fault: bool,
+    pub hits: Vec<OobHit>,
+}
+
+/// One out-of-bounds operation of a worker: the first access (work-item order) and a count.
+#[derive(Clone, Debug)]
+pub struct OobHit {
+    pub pc: u32,
+    pub site: u32,
+    /// `FaultKind::OutOfBounds` of the first access.
+    pub kind: FaultKind,
+    pub gid: [u64; 3],
+    pub cid: [u64; 3],
+    pub count: u64,
 }
 
 /// Adds `v` to a counter of a block that this thread alone writes (see [`CounterBlock`]).
@@ -223,16 +246,64 @@ fn lanes(regs: &mut [u64], d: u32, a: u32, b: u32, n: u32, f: impl Fn(u64, u64) 
 /// `regs[t] = regs[base] + (regs[idx] << sl)` (a fused pointer index), returned.
 #[inline(always)]
 fn indexed(regs: &mut [u64], t: u32, base: u32, idx: u32, sl: u8) -> u64 {
-    let delta = (regs[idx as usize] as i64).wrapping_shl(sl as u32);
-    let addr = ptr_add(regs[base as usize], delta as u64);
+    let i = regs[idx as usize];
+    let p = regs[base as usize];
+    let n = p.wrapping_add(i.wrapping_shl(sl as u32));
+    // Fast path: no carry into the region bits and an index below 2^47 in magnitude (so the
+    // shift cannot overflow); else exact arithmetic (see `ptr_add`).
+    let addr = if ((n ^ p) & !OFFSET_MASK) | (i.wrapping_add(1 << 47) >> 48) == 0 {
+        n
+    } else {
+        ptr_add_wide(p, (i as i64 as i128) << sl)
+    };
     regs[t as usize] = addr;
     addr
 }
 
-/// A pointer moved by `delta` bytes: the offset wraps within its field, the region stays.
+/// A pointer moved by `delta` bytes (a signed 64-bit number); the region stays. The offset is
+/// a signed number of `REGION_SHIFT` bits: a result outside that range is not wrapped (which
+/// could land back inside the object) but saturates to [`POISON_OFFSET`], out of bounds of
+/// every object, so the access that uses it is reported.
 #[inline(always)]
 fn ptr_add(p: u64, delta: u64) -> u64 {
-    (p & !OFFSET_MASK) | (p.wrapping_add(delta) & OFFSET_MASK)
+    let n = p.wrapping_add(delta);
+    if (n ^ p) & !OFFSET_MASK == 0 {
+        // No carry into the region bits: the common case.
+        n
+    } else {
+        ptr_add_wide(p, delta as i64 as i128)
+    }
+}
+
+/// Offset field of a pointer whose arithmetic overflowed the offset field: the most negative
+/// offset.
+pub const POISON_OFFSET: u64 = 1 << (REGION_SHIFT - 1);
+
+/// [`ptr_add`] when the offset field carried: exact signed arithmetic.
+#[cold]
+#[inline(never)]
+fn ptr_add_wide(p: u64, delta: i128) -> u64 {
+    let lim = 1i128 << (REGION_SHIFT - 1);
+    let off = signed_offset(p) as i128 + delta;
+    let field = if (-lim..lim).contains(&off) {
+        off as u64 & OFFSET_MASK
+    } else {
+        POISON_OFFSET
+    };
+    (p & !OFFSET_MASK) | field
+}
+
+/// `idx * scale + disp` as a byte delta for [`ptr_add`]; an overflow of 64 bits gives a delta
+/// that makes the pointer [`POISON_OFFSET`].
+#[inline(always)]
+fn scaled(idx: u64, scale: i64, disp: i64) -> u64 {
+    let (m, o1) = (idx as i64).overflowing_mul(scale);
+    let (d, o2) = m.overflowing_add(disp);
+    if o1 | o2 {
+        i64::MIN as u64
+    } else {
+        d as u64
+    }
 }
 
 #[inline(always)]
@@ -412,6 +483,44 @@ impl Machine<'_> {
         }
     }
 
+    /// An access that `resolve` refused: in `OobMode::Report` an out-of-bounds access is
+    /// logged (first access in work-item order, count) and the caller skips it (a read gives
+    /// 0, a write is dropped); anything else, or `OobMode::Fault`, is a trap.
+    #[cold]
+    #[inline(never)]
+    fn soft_oob(&mut self, kind: FaultKind, pc: u32, site: u32) -> Result<(), Trap> {
+        let FaultKind::OutOfBounds { write, .. } = kind else {
+            return Err(Trap { pc, kind, site });
+        };
+        if self.oob.fault {
+            return Err(Trap { pc, kind, site });
+        }
+        let (gid, cid) = (self.ids.gid, self.ids.cid);
+        let key = |g: &[u64; 3]| [g[2], g[1], g[0]];
+        let same = |h: &OobHit| {
+            h.pc == pc && matches!(h.kind, FaultKind::OutOfBounds { write: w, .. } if w == write)
+        };
+        match self.oob.hits.iter_mut().find(|h| same(h)) {
+            Some(h) => {
+                h.count = h.count.saturating_add(1);
+                if key(&gid) < key(&h.gid) {
+                    h.gid = gid;
+                    h.cid = cid;
+                    h.kind = kind;
+                }
+            }
+            None => self.oob.hits.push(OobHit {
+                pc,
+                site,
+                kind,
+                gid,
+                cid,
+                count: 1,
+            }),
+        }
+        Ok(())
+    }
+
     /// Counts one access of a site: one row of the counter block (bounds checked once), the
     /// site's last address and its burst tracker, with the memory word arithmetic done by a
     /// shift when the board's word width is a power of two (always, on real boards).
@@ -529,6 +638,16 @@ impl Machine<'_> {
                 });
             }};
         }
+        // An access `resolve` refused: reported and skipped (`OobMode::Report`, out of bounds
+        // only), else a trap.
+        macro_rules! soft {
+            ($kind:expr, $site:expr) => {{
+                if let Err(t) = self.soft_oob($kind, p as u32 - 1, $site) {
+                    *pc = t.pc;
+                    return Err(t);
+                }
+            }};
+        }
         loop {
             let op = &ops[p];
             p += 1;
@@ -630,10 +749,8 @@ impl Machine<'_> {
                     disp,
                 } => {
                     let bv = regs[base as usize];
-                    let delta = (regs[idx as usize] as i64)
-                        .wrapping_mul(scale as i64)
-                        .wrapping_add(disp as i64);
-                    regs[d as usize] = ptr_add(bv, delta as u64);
+                    let delta = scaled(regs[idx as usize], scale as i64, disp as i64);
+                    regs[d as usize] = ptr_add(bv, delta);
                 }
                 Op::PtrDisp { d, base, disp } => {
                     let bv = regs[base as usize];
@@ -650,12 +767,14 @@ impl Machine<'_> {
                 } => {
                     let addr = indexed(regs, t, base, idx, sl);
                     let es = k.size() as u64;
-                    let ptr = match self.resolve(addr, es, false) {
-                        Ok(x) => x,
-                        Err(e) => trap!(e, site),
+                    regs[d as usize] = match self.resolve(addr, es, false) {
+                        // SAFETY: resolve checked `es` bytes from ptr.
+                        Ok(ptr) => unsafe { read_lane(k, ptr) },
+                        Err(e) => {
+                            soft!(e, site);
+                            0
+                        }
                     };
-                    // SAFETY: resolve checked `es` bytes from ptr.
-                    regs[d as usize] = unsafe { read_lane(k, ptr) };
                     if site != NONE {
                         self.count(site, addr, es, es);
                     }
@@ -671,12 +790,11 @@ impl Machine<'_> {
                 } => {
                     let addr = indexed(regs, t, base, idx, sl);
                     let es = k.size() as u64;
-                    let ptr = match self.resolve(addr, es, true) {
-                        Ok(x) => x,
-                        Err(e) => trap!(e, site),
-                    };
-                    // SAFETY: resolve checked `es` bytes from ptr.
-                    unsafe { write_lane(k, ptr, regs[s as usize]) };
+                    match self.resolve(addr, es, true) {
+                        // SAFETY: resolve checked `es` bytes from ptr.
+                        Ok(ptr) => unsafe { write_lane(k, ptr, regs[s as usize]) },
+                        Err(e) => soft!(e, site),
+                    }
                     if site != NONE {
                         self.count(site, addr, es, es);
                     }
@@ -685,13 +803,18 @@ impl Machine<'_> {
                     let addr = regs[a as usize];
                     let es = k.size() as u64;
                     let size = es * n as u64;
-                    let ptr = match self.resolve(addr, size, false) {
-                        Ok(x) => x,
-                        Err(e) => trap!(e, site),
-                    };
-                    for i in 0..n as usize {
-                        // SAFETY: resolve checked `size` bytes from ptr.
-                        regs[d as usize + i] = unsafe { read_lane(k, ptr.add(i * es as usize)) };
+                    match self.resolve(addr, size, false) {
+                        Ok(ptr) => {
+                            for i in 0..n as usize {
+                                // SAFETY: resolve checked `size` bytes from ptr.
+                                regs[d as usize + i] =
+                                    unsafe { read_lane(k, ptr.add(i * es as usize)) };
+                            }
+                        }
+                        Err(e) => {
+                            soft!(e, site);
+                            regs[d as usize..(d + n as u32) as usize].fill(0);
+                        }
                     }
                     if site != NONE {
                         self.count(site, addr, size, es);
@@ -701,13 +824,16 @@ impl Machine<'_> {
                     let addr = regs[a as usize];
                     let es = k.size() as u64;
                     let size = es * n as u64;
-                    let ptr = match self.resolve(addr, size, true) {
-                        Ok(x) => x,
-                        Err(e) => trap!(e, site),
-                    };
-                    for i in 0..n as usize {
-                        // SAFETY: resolve checked `size` bytes from ptr.
-                        unsafe { write_lane(k, ptr.add(i * es as usize), regs[s as usize + i]) };
+                    match self.resolve(addr, size, true) {
+                        Ok(ptr) => {
+                            for i in 0..n as usize {
+                                // SAFETY: resolve checked `size` bytes from ptr.
+                                unsafe {
+                                    write_lane(k, ptr.add(i * es as usize), regs[s as usize + i])
+                                };
+                            }
+                        }
+                        Err(e) => soft!(e, site),
                     }
                     if site != NONE {
                         self.count(site, addr, size, es);
@@ -825,6 +951,13 @@ impl Machine<'_> {
                 });
             }};
         }
+        // An access `resolve` refused: reported and skipped (`OobMode::Report`, out of bounds
+        // only), else a trap.
+        macro_rules! soft {
+            ($kind:expr, $site:expr) => {{
+                self.soft_oob($kind, p as u32 - 1, $site)?;
+            }};
+        }
         match *op {
             Op::WorkItem { f, d, dim } => {
                 let dm = regs[dim as usize];
@@ -903,7 +1036,7 @@ impl Machine<'_> {
             Op::BuiltinPtr(x) => {
                 let c = &code.bptrs[x as usize];
                 if let Err(e) = self.builtin_ptr(c, regs) {
-                    trap!(e, c.site)
+                    soft!(e, c.site)
                 }
             }
             Op::Switch(x) => {
@@ -921,15 +1054,27 @@ impl Machine<'_> {
                 let c = &code.copies[x as usize];
                 let (dv, sv, n) = (regs[c.d as usize], regs[c.s as usize], c.bytes as u64);
                 let src = match self.resolve(sv, n, false) {
-                    Ok(x) => x,
-                    Err(e) => trap!(e, c.load_site),
+                    Ok(x) => Some(x),
+                    Err(e) => {
+                        soft!(e, c.load_site);
+                        None
+                    }
                 };
                 let dst = match self.resolve(dv, n, true) {
-                    Ok(x) => x,
-                    Err(e) => trap!(e, c.store_site),
+                    Ok(x) => Some(x),
+                    Err(e) => {
+                        soft!(e, c.store_site);
+                        None
+                    }
                 };
-                // SAFETY: both ranges checked; `copy` allows overlap.
-                unsafe { std::ptr::copy(src, dst, n as usize) };
+                match (src, dst) {
+                    // SAFETY: both ranges checked; `copy` allows overlap.
+                    (Some(src), Some(dst)) => unsafe { std::ptr::copy(src, dst, n as usize) },
+                    // An out-of-bounds source reads as zeros.
+                    // SAFETY: the destination range was checked.
+                    (None, Some(dst)) => unsafe { std::ptr::write_bytes(dst, 0, n as usize) },
+                    _ => {}
+                }
                 if c.load_site != NONE {
                     self.count(c.load_site, sv, n, 1);
                 }
@@ -941,7 +1086,10 @@ impl Machine<'_> {
                 let c = &code.atomics[x as usize];
                 match self.atomic(c, regs) {
                     Ok(v) => regs[c.d as usize] = v,
-                    Err(e) => trap!(e, c.site),
+                    Err(e) => {
+                        soft!(e, c.site);
+                        regs[c.d as usize] = 0;
+                    }
                 }
             }
             Op::FifoRead(x) | Op::FifoWrite(x) => {
@@ -955,9 +1103,7 @@ impl Machine<'_> {
             Op::AsyncCopy(x) => {
                 let c = &code.asyncs[x as usize];
                 if self.item == 0 {
-                    if let Err(e) = self.async_copy(c, regs) {
-                        trap!(e, c.site)
-                    }
+                    self.async_copy(c, regs, p as u32 - 1)?;
                 }
                 regs[c.event as usize] = 1;
             }
@@ -992,6 +1138,9 @@ impl Machine<'_> {
         };
         let es = ok.size() as u64;
         let addr = regs[c.out as usize];
+        // The results first: an out-of-bounds output store that is reported and dropped still
+        // leaves the function's return value.
+        regs[c.d as usize..c.d as usize + n].copy_from_slice(&res[..n]);
         let ptr = self.resolve(addr, es * n as u64, true)?;
         for (i, &o) in out.iter().enumerate().take(n) {
             // SAFETY: range checked by resolve.
@@ -1000,7 +1149,6 @@ impl Machine<'_> {
         if c.site != NONE {
             self.count(c.site, addr, es * n as u64, es);
         }
-        regs[c.d as usize..c.d as usize + n].copy_from_slice(&res[..n]);
         Ok(())
     }
 
@@ -1074,7 +1222,12 @@ impl Machine<'_> {
         Ok(norm(c.k, old))
     }
 
-    fn async_copy(&mut self, c: &AsyncX, regs: &[u64]) -> Result<(), FaultKind> {
+    /// `async_work_group_copy` / `async_work_group_strided_copy`, run once per work-group
+    /// (by its first work-item): one bulk copy when both ranges are in bounds (a `memmove`
+    /// for a contiguous copy, a strided loop over raw pointers otherwise); an out-of-bounds
+    /// range goes element by element ([`Machine::async_copy_elems`]). Counters: the site fires
+    /// once per element and requests `count x elem_bytes` bytes.
+    fn async_copy(&mut self, c: &AsyncX, regs: &[u64], pc: u32) -> Result<(), Trap> {
         let count = regs[c.count as usize];
         let stride = if c.stride == NONE {
             1
@@ -1083,16 +1236,51 @@ impl Machine<'_> {
         };
         let eb = c.elem_bytes as u64;
         let (dv, sv) = (regs[c.d as usize], regs[c.s as usize]);
-        for i in 0..count {
-            let (so, doff) = if c.to_local {
-                (i.wrapping_mul(stride).wrapping_mul(eb), i.wrapping_mul(eb))
-            } else {
-                (i.wrapping_mul(eb), i.wrapping_mul(stride).wrapping_mul(eb))
-            };
-            let src = self.resolve(ptr_add(sv, so), eb, false)?;
-            let dst = self.resolve(ptr_add(dv, doff), eb, true)?;
-            // SAFETY: both ranges checked.
-            unsafe { std::ptr::copy(src, dst, eb as usize) };
+        // Byte extent of the strided side (the global one): (count - 1) * stride + 1 elements.
+        let span = |n: u64| -> Option<u64> {
+            if n == 0 {
+                return Some(0);
+            }
+            (n - 1).checked_mul(stride)?.checked_add(1)?.checked_mul(eb)
+        };
+        let (sbytes, dbytes) = if c.to_local {
+            (span(count), count.checked_mul(eb))
+        } else {
+            (count.checked_mul(eb), span(count))
+        };
+        let bulk = match (sbytes, dbytes) {
+            (Some(sb), Some(db)) if count > 0 && sb < 1 << 48 && db < 1 << 48 => {
+                match (self.resolve(sv, sb, false), self.resolve(dv, db, true)) {
+                    (Ok(src), Ok(dst)) => Some((src, dst)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match bulk {
+            Some((src, dst)) if stride == 1 => {
+                // SAFETY: both ranges checked by resolve; `copy` allows overlap.
+                unsafe { std::ptr::copy(src, dst, (count * eb) as usize) };
+            }
+            Some((src, dst)) => {
+                let (ss, ds) = if c.to_local {
+                    (stride * eb, eb)
+                } else {
+                    (eb, stride * eb)
+                };
+                for i in 0..count as usize {
+                    // SAFETY: element i lies inside the checked extents of both sides.
+                    unsafe {
+                        std::ptr::copy(
+                            src.add(i * ss as usize),
+                            dst.add(i * ds as usize),
+                            eb as usize,
+                        )
+                    };
+                }
+            }
+            None if count > 0 => self.async_copy_elems(c, count, stride, sv, dv, pc)?,
+            None => {}
         }
         if c.site != NONE {
             let g = if c.to_local { sv } else { dv };
@@ -1101,6 +1289,50 @@ impl Machine<'_> {
                 .add_site(c.site as usize, field::BYTES, count.wrapping_mul(eb));
             if let Some(l) = self.last.get_mut(c.site as usize) {
                 *l = g;
+            }
+        }
+        Ok(())
+    }
+
+    /// An async copy with a range out of bounds: element by element, each out-of-bounds
+    /// element reported (a read gives zeros, a write is dropped) or a trap (`OobMode::Fault`).
+    #[cold]
+    #[inline(never)]
+    fn async_copy_elems(
+        &mut self,
+        c: &AsyncX,
+        count: u64,
+        stride: u64,
+        sv: u64,
+        dv: u64,
+        pc: u32,
+    ) -> Result<(), Trap> {
+        let eb = c.elem_bytes as u64;
+        for i in 0..count {
+            let (so, doff) = if c.to_local {
+                (i.wrapping_mul(stride).wrapping_mul(eb), i.wrapping_mul(eb))
+            } else {
+                (i.wrapping_mul(eb), i.wrapping_mul(stride).wrapping_mul(eb))
+            };
+            let src = match self.resolve(ptr_add(sv, so), eb, false) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    self.soft_oob(e, pc, c.site)?;
+                    None
+                }
+            };
+            let dst = match self.resolve(ptr_add(dv, doff), eb, true) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.soft_oob(e, pc, c.site)?;
+                    continue;
+                }
+            };
+            match src {
+                // SAFETY: both ranges checked.
+                Some(src) => unsafe { std::ptr::copy(src, dst, eb as usize) },
+                // SAFETY: the destination range was checked.
+                None => unsafe { std::ptr::write_bytes(dst, 0, eb as usize) },
             }
         }
         Ok(())

@@ -326,6 +326,8 @@ impl ModB {
             ExecConfig {
                 threads,
                 printf: PrintfSink::Capture(out.clone()),
+                // These tests check the strict mode's faults (tests/oob.rs: report mode).
+                oob: Some(OobMode::Fault),
                 ..Default::default()
             },
         )

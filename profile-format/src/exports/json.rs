@@ -153,7 +153,7 @@ fn summarize(p: &Profile) -> Summary {
                 e.2 = e.2.saturating_add(t.bytes);
                 e.3 = e.3.saturating_add(t.duration_ns());
             }
-            Record::Snapshot(_) => {}
+            Record::Snapshot(_) | Record::OutOfBounds(_) => {}
         }
     }
     let total_time_ns = p.time_span_ns().map(|(a, b)| b - a).unwrap_or(0);

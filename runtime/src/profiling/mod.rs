@@ -259,6 +259,7 @@ fn timed_capture(
         threads: 1,
         host_time: std::time::Duration::ZERO,
         end_tick: Some(end_tick),
+        oob: Vec::new(),
     };
     let opts = EvalOptions {
         start_cycle,

@@ -6,7 +6,7 @@ use std::sync::{Arc, Weak};
 use fpgacl_device_model::counters::CounterBlock;
 use fpgacl_device_model::timing::KernelTiming;
 use fpgacl_device_model::{RunError, RunReport};
-use fpgacl_profile_format::{KernelRun, Record, SiteCounters, Snapshot};
+use fpgacl_profile_format::{KernelRun, OutOfBounds, Record, SiteCounters, Snapshot};
 use parking_lot::Mutex;
 
 use super::session::{ProgramInfo, Session};
@@ -185,10 +185,14 @@ impl KernelProbe {
                 sites
             };
             let rec = self.run_record_cycles(start, end, c0, c1, sites);
-            s.write(&[Record::KernelRun(rec)]);
+            let mut records = vec![Record::KernelRun(rec)];
+            if let Some(f) = &finished {
+                records.extend(self.oob_records(&f.report, end));
+            }
+            s.write(&records);
             return;
         }
-        let sites = match finished {
+        let sites = match &finished {
             Some(f) if s.config.counters() => {
                 let (c0, c1) = (s.cycles(start), s.cycles(end));
                 let scale = s.config.window.overlap(c0, c1);
@@ -206,7 +210,44 @@ impl KernelProbe {
             }
             _ => Vec::new(),
         };
-        s.write(&[Record::KernelRun(self.run_record(start, end, sites))]);
+        let mut records = vec![Record::KernelRun(self.run_record(start, end, sites))];
+        if let Some(f) = &finished {
+            records.extend(self.oob_records(&f.report, end));
+        }
+        s.write(&records);
+    }
+
+    /// The run's out-of-bounds sites that did not stop it, as records.
+    fn oob_records(&self, report: &RunReport, end_ns: u64) -> Vec<Record> {
+        report
+            .oob
+            .iter()
+            .map(|o| {
+                let (file, line, column) = o
+                    .pos
+                    .as_ref()
+                    .map(|p| (p.file.clone(), p.line, p.col))
+                    .unwrap_or_default();
+                Record::OutOfBounds(OutOfBounds {
+                    run_id: self.run_id,
+                    device: self.device,
+                    kernel: self.kernel.clone(),
+                    program: self.program.id,
+                    time_ns: end_ns,
+                    file,
+                    line,
+                    column,
+                    work_item: o.work_item,
+                    memory: o.region.to_string(),
+                    target: o.target.clone().unwrap_or_default(),
+                    offset: o.offset,
+                    access_bytes: o.size,
+                    object_bytes: o.limit,
+                    write: o.write,
+                    count: o.count,
+                })
+            })
+            .collect()
     }
 
     /// A snapshot of the run of `ev` (its event) as far as it has got, taken now: the time is
