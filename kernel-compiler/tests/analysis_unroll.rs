@@ -182,3 +182,32 @@ fn partial_unroll_keeps_the_counter_at_ii_1() {
         }
     }
 }
+
+/// Issue 17 item 10: a loop the table shows as "Pipelined: No" (an NDRange kernel's loop) is
+/// not described as pipelined in the text.
+#[test]
+fn report_text_agrees_with_the_pipelined_column() {
+    let src = "__kernel void k(__global const float *restrict a, __global float *restrict out, int n) {\n\
+         float s = 0.0f;\n\
+         for (int j = 0; j < n; j++) s = s * 0.5f + a[j];\n\
+         out[get_global_id(0)] = s;\n\
+         }\n";
+    let out = build(
+        &[SourceFile {
+            name: "k.cl".into(),
+            text: src.into(),
+        }],
+        "",
+    )
+    .expect("build runs");
+    let m = out.module.expect("module");
+    let r = analysis::analyze(&m, &BoardParams::default());
+    let l = loop_at(&r, 3);
+    assert!(!l.pipelined && l.ii > 1, "{l:#?}");
+    let text = analysis::render::render(&m.sources, &r);
+    assert!(!text.contains("Pipelined with"), "{text}");
+    assert!(
+        text.contains(&format!("launched every {} cycles", l.ii)),
+        "{text}"
+    );
+}
