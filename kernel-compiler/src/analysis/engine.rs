@@ -192,6 +192,15 @@ pub struct Engine<'a> {
     pub kernel_graph: Option<(usize, Vec<Edge>)>,
     pub warnings: Vec<String>,
     budget: u64,
+    /// Trip counts known from an earlier run's constant propagation.
+    pub seeds: BTreeMap<LoopId, u64>,
+    /// Trip counts found in this run for loops without a static one: `None` when an
+    /// execution's bounds were not constant or executions disagreed.
+    pub found_trips: BTreeMap<LoopId, Option<u64>>,
+    /// Depth of trip-count probes in progress (no recording while > 0).
+    probing: u32,
+    /// Loops nested deeper than [`MAX_ANALYSED_DEPTH`] pipelined loops: not analysed.
+    pub too_deep: BTreeSet<LoopId>,
 }
 
 /// Most instructions executed symbolically per kernel before the analysis gives up on
@@ -199,6 +208,77 @@ pub struct Engine<'a> {
 const EXEC_BUDGET: u64 = 3_000_000;
 /// Largest trip count fully unrolled automatically.
 pub const AUTO_UNROLL_MAX_TRIP: u64 = 16;
+/// Deepest nest of pipelined loops analysed: deeper loops are executed once for their effect
+/// on the variables and reported as not analysed (each level's analysis runs its subloops
+/// again, so the cost grows with the square of the depth).
+pub const MAX_ANALYSED_DEPTH: usize = 32;
+/// Largest partial unroll factor analysed; larger factors are capped to it with a warning.
+pub const MAX_UNROLL_FACTOR: u32 = 1024;
+/// Largest trip count fully unrolled; beyond it a full unroll becomes a partial unroll by
+/// [`MAX_UNROLL_FACTOR`], with a warning.
+pub const MAX_FULL_UNROLL_TRIP: u64 = 1 << 16;
+
+/// The unroll status of a loop from its pragmas, trip count (if known), body size
+/// (instructions) and whether all its subloops are fully unrolled; with a warning when a
+/// request had to be capped.
+///
+/// A loop of constant trip count 0 or 1 is no loop for the hardware: it is always unrolled
+/// away (unless `#pragma unroll 1` asks to keep it), whatever its size or subloops.
+pub fn unroll_decision(
+    info: &LoopInfo,
+    trip: Option<u64>,
+    size: u64,
+    children_full: bool,
+) -> (UnrollStatus, Option<String>) {
+    let full = |t: u64| -> (UnrollStatus, Option<String>) {
+        if t <= MAX_FULL_UNROLL_TRIP {
+            (UnrollStatus::FullPragma, None)
+        } else {
+            (
+                UnrollStatus::Partial(MAX_UNROLL_FACTOR),
+                Some(format!(
+                    "full unrolling of {t} iterations exceeds the limit of {MAX_FULL_UNROLL_TRIP}: unroll capped at {MAX_UNROLL_FACTOR} copies"
+                )),
+            )
+        }
+    };
+    match info.pragmas.unroll {
+        Some(Some(0)) | Some(Some(1)) => (UnrollStatus::Disabled, None),
+        _ if matches!(trip, Some(0 | 1)) => (
+            if info.pragmas.unroll.is_some() {
+                UnrollStatus::FullPragma
+            } else {
+                UnrollStatus::FullAuto
+            },
+            None,
+        ),
+        Some(None) => match trip {
+            Some(t) => full(t),
+            None => (UnrollStatus::FullRequestedUnknownBounds, None),
+        },
+        Some(Some(n)) => match trip {
+            Some(t) if n as u64 >= t => full(t),
+            _ if n > MAX_UNROLL_FACTOR => (
+                UnrollStatus::Partial(MAX_UNROLL_FACTOR),
+                Some(format!(
+                    "unroll factor {n} exceeds the limit of {MAX_UNROLL_FACTOR}: unroll capped at {MAX_UNROLL_FACTOR} copies"
+                )),
+            ),
+            _ => (UnrollStatus::Partial(n), None),
+        },
+        None => match trip {
+            Some(t)
+                if t <= AUTO_UNROLL_MAX_TRIP
+                    && t.saturating_mul(size) <= AUTO_UNROLL_MAX_INSTS
+                    && children_full
+                    && !info.pragmas.disable_loop_pipelining =>
+            {
+                (UnrollStatus::FullAuto, None)
+            }
+            _ => (UnrollStatus::NotUnrolled, None),
+        },
+    }
+}
 /// Largest unrolled body (instructions x trips) unrolled automatically.
 pub const AUTO_UNROLL_MAX_INSTS: u64 = 2048;
 
@@ -209,6 +289,7 @@ impl<'a> Engine<'a> {
         f: &'a Function,
         board: &'a BoardParams,
         ram_frames: BTreeSet<u32>,
+        seeds: BTreeMap<LoopId, u64>,
     ) -> Self {
         let mut e = Engine {
             m,
@@ -229,6 +310,10 @@ impl<'a> Engine<'a> {
             kernel_graph: None,
             warnings: Vec::new(),
             budget: EXEC_BUDGET,
+            seeds,
+            found_trips: BTreeMap::new(),
+            probing: 0,
+            too_deep: BTreeSet::new(),
         };
         e.init_loops();
         e
@@ -280,41 +365,30 @@ impl<'a> Engine<'a> {
             }
             let _ = bi;
         }
+        // Trip counts found by constant propagation in an earlier run (loops whose bounds are
+        // known only after inlining, see `analyze_kernel`).
+        for (l, t) in &self.seeds {
+            if let Some(ls) = self.loops.get_mut(l) {
+                ls.trip.get_or_insert(*t);
+            }
+        }
         // Unroll decisions, innermost first (deeper loops have larger chains).
         let mut order: Vec<LoopId> = self.loops.keys().copied().collect();
         order.sort_by_key(|l| std::cmp::Reverse(self.loop_chain(Some(*l)).len()));
         for l in order {
             let ls = &self.loops[&l];
-            let trip = ls.trip;
             let children_full = ls.children.iter().all(|c| self.loops[c].unroll.is_full());
             let size = sizes.get(&l).copied().unwrap_or(0);
-            let status = match ls.info.pragmas.unroll {
-                Some(None) => match trip {
-                    Some(_) => UnrollStatus::FullPragma,
-                    None => UnrollStatus::FullRequestedUnknownBounds,
-                },
-                Some(Some(0)) | Some(Some(1)) => UnrollStatus::Disabled,
-                Some(Some(n)) => match trip {
-                    Some(t) if n as u64 >= t => UnrollStatus::FullPragma,
-                    _ => UnrollStatus::Partial(n),
-                },
-                None => match trip {
-                    Some(t)
-                        if t <= AUTO_UNROLL_MAX_TRIP
-                            && t.saturating_mul(size) <= AUTO_UNROLL_MAX_INSTS
-                            && children_full
-                            && !ls.info.pragmas.disable_loop_pipelining =>
-                    {
-                        UnrollStatus::FullAuto
-                    }
-                    _ => UnrollStatus::NotUnrolled,
-                },
-            };
+            let (status, warning) = unroll_decision(&ls.info, ls.trip, size, children_full);
+            let loc = ls.info.loc;
+            let file = self.m.sources.name(loc.file).to_string();
+            if let Some(w) = warning {
+                self.warnings
+                    .push(format!("{file}: the loop at line {}: {w}", loc.line));
+            }
             if status == UnrollStatus::FullRequestedUnknownBounds {
-                let loc = ls.info.loc;
                 self.warnings.push(format!(
-                    "{}: full unrolling requested but bounds unknown: the loop at line {} is not unrolled",
-                    self.m.sources.name(loc.file),
+                    "{file}: full unrolling requested but bounds unknown: the loop at line {} is not unrolled",
                     loc.line
                 ));
             }
@@ -334,6 +408,29 @@ impl<'a> Engine<'a> {
                 ls.name = format!("Block{n}");
             }
         }
+    }
+
+    /// The pipelined (not fully unrolled) subloops of `l`, looking through fully unrolled
+    /// children: the loops the hardware builds inside `l`'s pipeline.
+    pub fn pipelined_subloops(&self, l: LoopId) -> Vec<LoopId> {
+        let mut out = Vec::new();
+        let mut stack: Vec<LoopId> = self
+            .loops
+            .get(&l)
+            .map(|s| s.children.clone())
+            .unwrap_or_default();
+        while let Some(c) = stack.pop() {
+            let Some(cs) = self.loops.get(&c) else {
+                continue;
+            };
+            if cs.unroll.is_full() {
+                stack.extend(cs.children.iter().copied());
+            } else {
+                out.push(c);
+            }
+        }
+        out.sort();
+        out
     }
 
     /// Loops containing `l`, innermost first.
@@ -443,6 +540,9 @@ impl<'a> Engine<'a> {
     fn new_src(&mut self, kind: SrcKind) -> u32 {
         let id = self.src_count;
         self.src_count += 1;
+        if self.probing > 0 {
+            return id;
+        }
         if let Some(fr) = self.frames.last_mut() {
             fr.srcs.insert(id, kind);
         }
@@ -509,7 +609,8 @@ impl<'a> Engine<'a> {
     // ----- execution --------------------------------------------------------------------
 
     fn read(&mut self, st: &State, r: Reg) -> Val {
-        if let Some(fr) = self.frames.last_mut() {
+        if self.probing > 0 {
+        } else if let Some(fr) = self.frames.last_mut() {
             fr.reads.insert(Cell::Slot(r.0));
         }
         st.slots.get(&r.0).cloned().unwrap_or_default()
@@ -553,21 +654,23 @@ impl<'a> Engine<'a> {
             loc,
             subloop: None,
         };
+        // One pass over every incoming state (not keys x states: a switch of N cases joins N
+        // states of N distinct slots each).
+        let mut slot_vals: BTreeMap<u32, Vec<&Val>> = BTreeMap::new();
+        let mut frame_vals: BTreeMap<u32, Vec<&(u32, Val)>> = BTreeMap::new();
+        for (s, _) in &inc {
+            for (k, v) in &s.slots {
+                slot_vals.entry(*k).or_default().push(v);
+            }
+            for (k, v) in &s.frame {
+                frame_vals.entry(*k).or_default().push(v);
+            }
+        }
         let mut out = State::default();
-        let keys: BTreeSet<u32> = inc
-            .iter()
-            .flat_map(|(s, _)| s.slots.keys().copied())
-            .collect();
-        for k in keys {
-            let vals: Vec<&Val> = inc.iter().filter_map(|(s, _)| s.slots.get(&k)).collect();
+        for (k, vals) in slot_vals {
             out.slots.insert(k, merge_vals(&vals, &sel, sel_op));
         }
-        let fkeys: BTreeSet<u32> = inc
-            .iter()
-            .flat_map(|(s, _)| s.frame.keys().copied())
-            .collect();
-        for k in fkeys {
-            let vals: Vec<&(u32, Val)> = inc.iter().filter_map(|(s, _)| s.frame.get(&k)).collect();
+        for (k, vals) in frame_vals {
             let w = vals[0].0;
             let vs: Vec<&Val> = vals.iter().map(|(_, v)| v).collect();
             out.frame.insert(k, (w, merge_vals(&vs, &sel, sel_op)));
@@ -692,6 +795,20 @@ impl<'a> Engine<'a> {
 
     fn sim_loop(&mut self, l: LoopId, st: State, pr: Pred) -> Vec<(BlockId, State, Pred)> {
         let ls = &self.loops[&l];
+        let probe = ls.trip.is_none()
+            && !ls.unroll.is_full()
+            && ls.unroll != UnrollStatus::Disabled
+            && self.probing == 0
+            && self.budget > 0
+            && !self.frames.iter().any(|f| f.discovery);
+        if probe {
+            let t = self.probe_trip(l, &st, &pr);
+            let e = self.found_trips.entry(l).or_insert(t);
+            if *e != t {
+                *e = None;
+            }
+        }
+        let ls = &self.loops[&l];
         if ls.unroll.is_full() && self.budget > 0 {
             let cap = ls.trip.map(|t| t + 2).unwrap_or(1024).min(1 << 16);
             let static_exit = ls.exit_targets.first().copied();
@@ -724,10 +841,53 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Constant propagation of a loop's bounds (after inlining): executes the loop from the
+    /// actual entry state, one iteration per pass, without recording anything, and returns
+    /// its trip count if every pass decided to continue or leave by constants alone (a
+    /// helper's `for (i = 0; i < n - 1; i++)` called with `n = 64`). Bounded by
+    /// [`MAX_FULL_UNROLL_TRIP`] passes and the execution budget.
+    fn probe_trip(&mut self, l: LoopId, st: &State, pr: &Pred) -> Option<u64> {
+        let do_while = self.loops[&l].info.kind == LoopKind::DoWhile;
+        self.probing += 1;
+        if !do_while {
+            // The header alone decides whether a first iteration runs: a condition that is
+            // not constant ends the probe without executing the body.
+            let header = self.header(l);
+            let outs = self.exec_block(header, st.clone(), pr.clone());
+            if outs.len() != 1 {
+                self.probing -= 1;
+                return None;
+            }
+        }
+        let mut cur = (st.clone(), pr.clone());
+        let mut passes = 0u64;
+        let result = loop {
+            let mut out = self.run_region(Some(l), cur);
+            match (out.latch.len(), out.exits.len()) {
+                (1, 0) => {
+                    passes += 1;
+                    if passes > MAX_FULL_UNROLL_TRIP || self.budget == 0 {
+                        break None;
+                    }
+                    cur = out.latch.pop().expect("one latch");
+                }
+                (0, 1) if out.exits[0].0 != RETURN && out.exits[0].2.len() == pr.len() => {
+                    break Some(passes + do_while as u64);
+                }
+                _ => break None,
+            }
+        };
+        self.probing -= 1;
+        result
+    }
+
     fn run_copies(&mut self, l: LoopId, copies: u32, entry: (State, Pred)) -> RegionOut {
         let mut cur = vec![entry];
         let mut all = RegionOut::default();
-        for _ in 0..copies.max(1) {
+        for k in 0..copies.max(1) {
+            if k > 0 && self.budget == 0 {
+                break;
+            }
             let loc = self.loops[&l].info.loc;
             let (s, p) = self.merge(cur, loc);
             let out = self.run_region(Some(l), (s, p));
@@ -743,7 +903,8 @@ impl<'a> Engine<'a> {
     }
 
     fn push_frame(&mut self, l: Option<LoopId>, discovery: bool) {
-        let record = !discovery && self.frames.last().map(|f| f.record).unwrap_or(true);
+        let record =
+            !discovery && self.probing == 0 && self.frames.last().map(|f| f.record).unwrap_or(true);
         self.frames.push(Frame {
             loop_id: l,
             discovery,
@@ -761,6 +922,37 @@ impl<'a> Engine<'a> {
 
     fn sim_pipelined(&mut self, l: LoopId, st: State, pr: Pred) -> Vec<(BlockId, State, Pred)> {
         let copies = self.loops[&l].unroll.factor();
+        // Inside another loop's discovery pass only this loop's effect on the cells matters:
+        // one pass gives it (two passes per nesting level would be exponential in the depth).
+        let nested_in_discovery = self.probing > 0 || self.frames.iter().any(|f| f.discovery);
+        let too_deep = self.frames.len() > MAX_ANALYSED_DEPTH;
+        if too_deep && !nested_in_discovery && self.frames.last().is_some_and(|f| f.record) {
+            self.too_deep.insert(l);
+        }
+        if nested_in_discovery || too_deep {
+            // One pass from the entry state as it is (no fresh symbols: their terms would
+            // pile up level after level); the cells it changes are the loop's effect.
+            self.push_frame(Some(l), true);
+            let out = self.run_copies(l, copies, (st.clone(), pr.clone()));
+            let fr = self.frames.pop().expect("frame");
+            let loc = self.loops[&l].info.loc;
+            let mut cells = Vec::new();
+            let mut exits = out.exits;
+            if !out.latch.is_empty() {
+                let latch = self.merge(out.latch, loc).0;
+                cells = st
+                    .cells()
+                    .into_iter()
+                    .filter(|c| st.get_cell(*c) != latch.get_cell(*c))
+                    .collect();
+                // Later iterations leave the loop with what this one changed (its entry
+                // values may be constants that decide the first test only).
+                for t in self.loops[&l].exit_targets.clone() {
+                    exits.push((t, latch.clone(), pr.clone()));
+                }
+            }
+            return self.loop_exits(&st, &fr.reads, &cells, exits, &pr, l);
+        }
         // Discovery: every cell gets a symbolic start value.
         self.push_frame(Some(l), true);
         let mut entry_d = st.clone();
@@ -875,24 +1067,77 @@ impl<'a> Engine<'a> {
             );
         }
         let out_r = self.run_copies(l, copies, (entry_r, pr.clone()));
-        let latch_r = if out_r.latch.is_empty() {
+        let mut latch_r = if out_r.latch.is_empty() {
             None
         } else {
             Some(self.merge(out_r.latch, loc).0)
         };
+        // An induction variable is no recurrence at any unroll factor: the hardware adds the
+        // whole step of an iteration (N copies x step) once, and each copy's value is the start
+        // plus a constant. Its carried edge is one integer add, not a chain of N adds (which
+        // gave `#pragma unroll 16` on `i++` an II of 7).
+        if let Some(lr) = latch_r.as_mut() {
+            for c in ivs.keys() {
+                let Some(&src) = carried.get(c) else {
+                    continue;
+                };
+                let Some(v) = lr.get_cell(*c).cloned() else {
+                    continue;
+                };
+                if v.deps.is_empty() || v.deps.iter().any(|d| d.src != src) {
+                    continue;
+                }
+                let (class, lat) = latency::binary(BinOp::Add, Scalar::I32);
+                let op = OpRec {
+                    class,
+                    lat,
+                    loc,
+                    subloop: None,
+                };
+                let own = vec![Dep {
+                    src,
+                    lat: 0.0,
+                    path: None,
+                }];
+                lr.set_cell(
+                    *c,
+                    Val {
+                        deps: after(&own, op),
+                        ..v
+                    },
+                );
+            }
+        }
         let frame = self.frames.pop().expect("frame");
         if frame.record {
             let rep = super::loops::finish_loop(self, l, &frame, &carried, latch_r.as_ref());
             self.results.insert(l, rep);
         }
-        // Summary of the loop for the enclosing region.
+        let cells: Vec<Cell> = ivs.keys().chain(changed.iter()).copied().collect();
+        self.loop_exits(&st, &frame.reads, &cells, out_r.exits, &pr, l)
+    }
+
+    /// The states after a pipelined loop for the enclosing region: every cell the loop changed
+    /// (its value at an exit differs from the value at entry) becomes
+    /// unknown and depends on everything the loop read (the loop as one node).
+    #[allow(clippy::too_many_arguments)]
+    fn loop_exits(
+        &mut self,
+        st: &State,
+        reads: &BTreeSet<Cell>,
+        carried: &[Cell],
+        exits: Vec<(BlockId, State, Pred)>,
+        pr: &Pred,
+        l: LoopId,
+    ) -> Vec<(BlockId, State, Pred)> {
+        let loc = self.loops[&l].info.loc;
         let mut sum = Deps::new();
-        for c in &frame.reads {
+        for c in reads {
             if let Some(v) = st.get_cell(*c) {
                 union_into(&mut sum, &v.deps);
             }
         }
-        for c in ivs.keys().chain(changed.iter()) {
+        for c in carried {
             if let Some(v) = st.get_cell(*c) {
                 union_into(&mut sum, &v.deps);
             }
@@ -907,7 +1152,7 @@ impl<'a> Engine<'a> {
             },
         );
         let mut by_target: BTreeMap<BlockId, State> = BTreeMap::new();
-        for (t, s_exit, _) in out_r.exits {
+        for (t, s_exit, _) in exits {
             let mut out = st.clone();
             for (k, v) in &s_exit.slots {
                 if st.slots.get(k) != Some(v) {
@@ -1773,7 +2018,7 @@ impl<'a> Engine<'a> {
             Some(c) if !self.ram_frames.contains(&o) => Some((o as i64 + c).max(0) as u32),
             Some(_) => None,
             None => {
-                if self.frames.last().is_some_and(|f| f.discovery) {
+                if self.probing > 0 || self.frames.last().is_some_and(|f| f.discovery) {
                     return None;
                 }
                 if self.ram_frames.insert(o) {
@@ -2007,6 +2252,12 @@ impl<'a> Engine<'a> {
             group,
             private_ram,
         };
+        if self.probing > 0 {
+            // A trip-count probe: no access is recorded; loads still yield a fresh value.
+            let id = self.src_count;
+            self.src_count += 1;
+            return matches!(kind, AKind::Load).then_some(id);
+        }
         let record = self.frames.last().map(|f| f.record).unwrap_or(true);
         if record {
             self.records.push(inst.clone());
@@ -2240,7 +2491,7 @@ fn check_ir(f: &Function) -> Result<(), String> {
 /// Analyses one kernel.
 pub fn analyze_kernel(m: &Module, kidx: u32, f: &Function, board: &BoardParams) -> KernelReport {
     if let Err(why) = check_ir(f) {
-        let mut e = Engine::new(m, kidx, &EMPTY_FN, board, BTreeSet::new());
+        let mut e = Engine::new(m, kidx, &EMPTY_FN, board, BTreeSet::new(), BTreeMap::new());
         e.f = f;
         let mut r = super::loops::kernel_report(&mut e);
         r.loops.clear();
@@ -2250,15 +2501,40 @@ pub fn analyze_kernel(m: &Module, kidx: u32, f: &Function, board: &BoardParams) 
         ));
         return r;
     }
+    // Runs until the private arrays kept in RAM and the trip counts found by constant
+    // propagation (bounds known only after inlining) are stable: a loop whose bounds turned
+    // out constant is decided again (unrolled) from the start, so every execution of it and
+    // the block names agree. Bounded: every restart adds a trip count or a RAM array.
     let mut ram: BTreeSet<u32> = BTreeSet::new();
-    let mut attempt = 0;
+    let mut seeds: BTreeMap<LoopId, u64> = BTreeMap::new();
+    let mut ram_attempts = 0;
+    let mut runs = 0;
     loop {
-        let mut e = Engine::new(m, kidx, f, board, ram.clone());
+        let mut e = Engine::new(m, kidx, f, board, ram.clone(), seeds.clone());
         e.run_kernel();
-        attempt += 1;
-        if e.new_ram && attempt < 4 {
+        runs += 1;
+        let mut new_seeds = seeds.clone();
+        for (l, t) in &e.found_trips {
+            if let Some(t) = t {
+                new_seeds.entry(*l).or_insert(*t);
+            }
+        }
+        if new_seeds != seeds && runs < 8 {
+            seeds = new_seeds;
+            ram.clear();
+            ram_attempts = 0;
+            continue;
+        }
+        ram_attempts += 1;
+        if e.new_ram && ram_attempts < 4 && runs < 12 {
             ram = e.ram_frames.clone();
             continue;
+        }
+        if e.budget == 0 {
+            e.warnings.push(format!(
+                "kernel {}: the analysis stopped unrolling after {EXEC_BUDGET} symbolic instructions; loops beyond are approximated",
+                f.name
+            ));
         }
         return super::loops::kernel_report(&mut e);
     }

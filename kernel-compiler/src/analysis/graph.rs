@@ -101,23 +101,24 @@ impl Cycle {
     }
 }
 
-/// Keeps the longest edge per (from, to, dist, serial, mem) and drops the rest.
+/// Keeps the longest edge per (from, to, dist, serial, mem) and drops the rest (in the order of
+/// first occurrence; linear in the number of edges).
 pub fn dedup(edges: Vec<Edge>) -> Vec<Edge> {
     let mut out: Vec<Edge> = Vec::with_capacity(edges.len());
+    let mut at: std::collections::HashMap<(usize, usize, u32, bool, Option<usize>), usize> =
+        std::collections::HashMap::with_capacity(edges.len());
     for e in edges {
-        match out.iter_mut().find(|x| {
-            x.from == e.from
-                && x.to == e.to
-                && x.dist == e.dist
-                && x.serial == e.serial
-                && x.mem == e.mem
-        }) {
-            Some(x) => {
-                if e.lat > x.lat {
-                    *x = e;
+        let key = (e.from, e.to, e.dist, e.serial, e.mem);
+        match at.get(&key) {
+            Some(&i) => {
+                if e.lat > out[i].lat {
+                    out[i] = e;
                 }
             }
-            None => out.push(e),
+            None => {
+                at.insert(key, out.len());
+                out.push(e);
+            }
         }
     }
     out
@@ -191,19 +192,31 @@ pub fn cycles(n: usize, edges: &[Edge]) -> (Vec<Cycle>, bool) {
 }
 
 /// Longest path over distance-0 edges (the latency of one iteration), from any node.
+///
+/// The distance-0 subgraph is acyclic (an iteration's operations): longest paths in
+/// topological order, linear in nodes + edges. Should it contain a cycle anyway, the nodes on
+/// it keep the values reached when the order stopped (a lower bound, as before).
 pub fn depth(n: usize, edges: &[Edge]) -> f64 {
     let mut best = vec![0.0f64; n];
-    // Bellman-Ford style relaxation on the (acyclic) distance-0 subgraph.
-    for _ in 0..n.max(1) {
-        let mut changed = false;
-        for e in edges.iter().filter(|e| e.dist == 0 && !e.serial) {
-            if e.from < n && e.to < n && best[e.from] + e.lat > best[e.to] + 1e-12 {
-                best[e.to] = best[e.from] + e.lat;
-                changed = true;
-            }
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut indeg = vec![0usize; n];
+    for (i, e) in edges.iter().enumerate() {
+        if e.dist == 0 && !e.serial && e.from < n && e.to < n {
+            out[e.from].push(i);
+            indeg[e.to] += 1;
         }
-        if !changed {
-            break;
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
+    while let Some(v) = ready.pop() {
+        for &ei in &out[v] {
+            let e = &edges[ei];
+            if best[v] + e.lat > best[e.to] + 1e-12 {
+                best[e.to] = best[v] + e.lat;
+            }
+            indeg[e.to] -= 1;
+            if indeg[e.to] == 0 {
+                ready.push(e.to);
+            }
         }
     }
     best.into_iter().fold(0.0, f64::max)

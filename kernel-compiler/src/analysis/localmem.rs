@@ -51,6 +51,9 @@ pub struct BankSite {
     pub ports_per_access: u32,
     /// The innermost pipelined loop that issues the site (`None`: kernel level).
     pub driver: Option<LoopId>,
+    /// Where the access is written (reports list the lines of an arbitrated bank from it).
+    #[serde(default)]
+    pub loc: crate::source::Loc,
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
@@ -244,6 +247,7 @@ fn arbitrated_bank(
             site_instances: 0,
             ports_per_access: if i.kind == AKind::Atomic { 2 } else { 1 },
             driver: i.driver,
+            loc: i.loc,
         });
         e.site_instances += 1;
         if bank_of(i).is_none_or(|x| x == b) {

@@ -7,7 +7,6 @@ use super::latency::{self, OpClass};
 use super::value::*;
 use super::*;
 use crate::ir::{AddrSpace, ArgKind, LoopId};
-use crate::source::Loc;
 use std::collections::BTreeMap;
 
 /// How a store relates to a load of the same object across iterations.
@@ -425,10 +424,43 @@ fn cycle_reason(
             }
         }
     }
-    fallback.unwrap_or(IiReason::DataDependency {
+    if let Some(f) = fallback {
+        return f;
+    }
+    // No variable on the cycle: name the memory access it goes through (a value loaded and
+    // fed back into the address or the predicate of a later load).
+    for &ei in &c.edges {
+        let to = edges[ei].to;
+        if let Some(SrcKind::Issue(i) | SrcKind::Data(i)) = kinds.get(to) {
+            if let Some(a) = frame.accesses.get(*i) {
+                return IiReason::DataDependency {
+                    variable: format!("data loaded from {}", object_name(e, a.inst.base)),
+                    loc: a.inst.loc,
+                };
+            }
+        }
+    }
+    let loc = c
+        .edges
+        .iter()
+        .flat_map(|&ei| edges[ei].ops_newest_first())
+        .find(|o| o.class != OpClass::SubLoop && o.loc.line > 0)
+        .map(|o| o.loc)
+        .unwrap_or_else(|| {
+            e.loops
+                .get(&l_of(frame))
+                .map(|s| s.info.loc)
+                .unwrap_or_default()
+        });
+    IiReason::DataDependency {
         variable: "<value>".into(),
-        loc: Loc::default(),
-    })
+        loc,
+    }
+}
+
+/// The loop a frame analyses (the kernel body: an id no loop has).
+fn l_of(frame: &Frame) -> LoopId {
+    frame.loop_id.unwrap_or(LoopId(u32::MAX))
 }
 
 /// Turns a pipelined loop's real pass into its report.
@@ -472,7 +504,8 @@ pub fn finish_loop(
             critical_path = contributors(&cycles[ci], &edges);
         }
     }
-    let has_subloop = ls.children.iter().any(|c| !e.loops[c].unroll.is_full());
+    // Subloops seen through fully unrolled children (a trip-1 loop around a loop).
+    let has_subloop = !e.pipelined_subloops(l).is_empty();
     if has_subloop {
         if ii < 2 {
             ii = 2;
@@ -659,6 +692,11 @@ pub fn kernel_report(e: &mut Engine) -> KernelReport {
             iteration_latency: 0.0,
             details: if full {
                 Vec::new()
+            } else if e.too_deep.contains(&l) {
+                vec![format!(
+                    "not analysed: nested more than {} pipelined loops deep (II assumed 1)",
+                    super::engine::MAX_ANALYSED_DEPTH
+                )]
             } else {
                 vec!["not reached by the analysis (unreachable code)".into()]
             },
@@ -683,6 +721,17 @@ pub fn kernel_report(e: &mut Engine) -> KernelReport {
             }
         }
     }
+    let mut warnings = e.warnings.clone();
+    if let Some(l) = e.too_deep.iter().next() {
+        let loc = e.loops[l].info.loc;
+        warnings.push(format!(
+            "{}: the loop at line {} and {} other(s) are nested more than {} pipelined loops deep: not analysed",
+            e.m.sources.name(loc.file),
+            loc.line,
+            e.too_deep.len() - 1,
+            super::engine::MAX_ANALYSED_DEPTH
+        ));
+    }
     let a = &f.attrs;
     KernelReport {
         name: f.name.clone(),
@@ -698,6 +747,6 @@ pub fn kernel_report(e: &mut Engine) -> KernelReport {
         sites,
         local_memories,
         pipeline_latency,
-        warnings: e.warnings.clone(),
+        warnings,
     }
 }

@@ -27,6 +27,31 @@
 //! A loop with subloops that are not unrolled has II at least 2 ("pipeline structure"), and a
 //! cycle through a subloop serialises its iterations across that subloop.
 //!
+//! # Unrolling (what is unrolled, and with which trip count)
+//! - `#pragma unroll [N]` and the statement attribute `__attribute__((opencl_unroll_hint[(N)]))`
+//!   before a loop mean the same (Intel FPGA SDK for OpenCL Programming Guide, "Unrolling a
+//!   Loop"; OpenCL C 2.0 section 6.11.5 defines `opencl_unroll_hint`); other loop attributes
+//!   are ignored with a warning.
+//! - Trip counts: the front end's syntactic count (`for (i = a; i < b; i += c)` with constants),
+//!   else constant propagation after inlining, as aoc analyses the inlined LLVM IR: a loop
+//!   without a static count is executed from its real entry state without recording anything
+//!   ([`engine`]'s probe) and, when every pass decided to continue or leave by constants
+//!   alone, its count is fed back and the kernel is analysed again (a helper's
+//!   `for (i = 0; i < n - 1; i++)` called as `shift(buf, 64)` is fully unrolled, its private
+//!   array indexed by constants becomes registers).
+//! - A loop of trip count 0 or 1 is no loop for the hardware: it is always unrolled (unless
+//!   `#pragma unroll 1`), and the loops inside it count as subloops of its parent.
+//! - Without a pragma, loops of at most 16 iterations and 2048 unrolled instructions whose
+//!   subloops are all unrolled are unrolled automatically.
+//! - Caps (issue 15): partial factors above 1024 and full unrolls above 65536 iterations are
+//!   capped at 1024 copies with a warning; the symbolic execution stops unrolling after
+//!   3,000,000 instructions (warning); pipelined nests deeper than 32 levels are not analysed
+//!   (warning, II 1 assumed); a value keeps its 32 main timing sources (16 oldest, 16 longest).
+//! - An induction variable (a cell that grows by a constant per iteration) carries one integer
+//!   add whatever the unroll factor: the hardware adds the whole step once per iteration and
+//!   derives each copy's value from it, so `#pragma unroll 16` on `i++` is II 1, not the
+//!   chain of 16 adds.
+//!
 //! # What the timing model uses
 //! [`LoopReport::ii`], [`LoopReport::iteration_latency`], [`LoopReport::trip_count`],
 //! [`LoopReport::unroll`], [`LoopReport::serialized`]; per site [`SiteReport::lsu`],

@@ -83,7 +83,19 @@ fn render_loop(out: &mut String, src: &SourceMap, k: &KernelReport, l: &LoopRepo
                 "NDRange loop: iterations of one work-item run in order; work-items overlap.",
             );
         }
-        if l.ii <= 1 && l.reasons.is_empty() {
+        // The table says "Pipelined: No" for these: the text must not say pipelined.
+        let not_pipelined = if l.ndrange {
+            "Not pipelined across the iterations of one work-item"
+        } else {
+            "Not pipelined (loop pipelining disabled)"
+        };
+        if !l.pipelined && l.ii <= 1 && l.reasons.is_empty() {
+            push_lines(
+                out,
+                &body,
+                &format!("{not_pipelined}: successive iterations are launched every cycle."),
+            );
+        } else if l.ii <= 1 && l.reasons.is_empty() {
             push_lines(
                 out,
                 &body,
@@ -97,14 +109,18 @@ fn render_loop(out: &mut String, src: &SourceMap, k: &KernelReport, l: &LoopRepo
                 );
             }
         } else {
-            push_lines(
-                out,
-                &body,
-                &format!(
+            let head = if l.pipelined {
+                format!(
                     "Pipelined with successive iterations launched every {} cycles due to:",
                     l.ii
-                ),
-            );
+                )
+            } else {
+                format!(
+                    "{not_pipelined}: successive iterations are launched every {} cycles due to:",
+                    l.ii
+                )
+            };
+            push_lines(out, &body, &head);
             for r in &l.reasons {
                 let _ = writeln!(out, "{body}");
                 push_lines(out, &format!("{body}  "), &reason_text(src, r));
@@ -328,19 +344,27 @@ pub fn render_kernel(src: &SourceMap, k: &KernelReport) -> String {
                 let mut lines: Vec<u32> = b
                     .sites
                     .iter()
-                    .filter_map(|s| k.sites.iter().find(|r| r.id == s.site))
-                    .map(|r| r.loc.line)
+                    .map(|s| {
+                        k.sites
+                            .iter()
+                            .find(|r| r.id == s.site)
+                            .map(|r| r.loc.line)
+                            .unwrap_or(s.loc.line)
+                    })
+                    .filter(|&l| l > 0)
                     .collect();
                 lines.sort_unstable();
                 lines.dedup();
                 let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                let lines = if lines.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (lines {})", lines.join(", "))
+                };
                 let _ = writeln!(
                     out,
-                    "    bank {}: {} port access(es) arbitrated over {} physical ports (lines {})",
-                    b.bank,
-                    accesses,
-                    b.ports,
-                    lines.join(", ")
+                    "    bank {}: {} port access(es) arbitrated over {} physical ports{lines}",
+                    b.bank, accesses, b.ports,
                 );
             }
         }

@@ -153,6 +153,20 @@ pub struct PathNode {
     pub crosses_subloop: bool,
 }
 
+impl Drop for PathNode {
+    /// Iterative: a path of a long straight-line kernel has one node per operation, and the
+    /// default recursive drop would overflow the stack.
+    fn drop(&mut self) {
+        let mut cur = self.prev.take();
+        while let Some(rc) = cur {
+            match Rc::try_unwrap(rc) {
+                Ok(mut node) => cur = node.prev.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 /// Operations of a path, oldest first.
 pub fn path_ops(p: &Option<Rc<PathNode>>) -> Vec<OpRec> {
     let mut v = Vec::new();
@@ -182,7 +196,17 @@ impl PartialEq for Dep {
 /// Dependencies sorted by source.
 pub type Deps = Vec<Dep>;
 
+/// Most sources a value keeps (see [`union_into`]).
+pub const MAX_DEPS: usize = 32;
+
 /// Union keeping the longest path per source.
+///
+/// A value keeps at most [`MAX_DEPS`] sources: beyond that (a value computed from more than 32
+/// distinct loads or carried values, as in very long straight-line code) it keeps the 16
+/// oldest sources (a loop's carried variables are created before anything its iteration
+/// loads, so its recurrences survive) and the 16 with the longest paths (the iteration's
+/// depth survives). A recurrence through a dropped source is missed: a documented
+/// approximation that keeps the analysis linear in the size of the kernel (issue 15 item 7).
 pub fn union_into(into: &mut Deps, from: &Deps) {
     for d in from {
         match into.binary_search_by(|x| x.src.cmp(&d.src)) {
@@ -194,6 +218,25 @@ pub fn union_into(into: &mut Deps, from: &Deps) {
             Err(i) => into.insert(i, d.clone()),
         }
     }
+    if into.len() > MAX_DEPS {
+        cap_deps(into);
+    }
+}
+
+/// Keeps the `MAX_DEPS / 2` oldest dependencies and the `MAX_DEPS / 2` longest of the rest
+/// (ties: the newer source), sorted by source.
+fn cap_deps(deps: &mut Deps) {
+    let keep_old = MAX_DEPS / 2;
+    let mut rest = deps.split_off(keep_old);
+    rest.sort_by(|a, b| {
+        b.lat
+            .partial_cmp(&a.lat)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(b.src.cmp(&a.src))
+    });
+    rest.truncate(MAX_DEPS - keep_old);
+    rest.sort_by_key(|d| d.src);
+    deps.extend(rest);
 }
 
 /// Adds an operation of latency `op.lat` after every dependency.
@@ -242,5 +285,46 @@ impl Val {
             return None;
         }
         self.aff.as_ref().and_then(|a| a.as_const())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dep(src: u32, lat: f64) -> Dep {
+        Dep {
+            src,
+            lat,
+            path: None,
+        }
+    }
+
+    #[test]
+    fn a_union_keeps_the_oldest_and_the_longest_sources() {
+        let mut into: Deps = (0..MAX_DEPS as u32).map(|s| dep(s, 1.0)).collect();
+        // One more source, newer and longer than all: something must go.
+        union_into(&mut into, &vec![dep(1000, 50.0)]);
+        assert_eq!(into.len(), MAX_DEPS);
+        assert!(into.windows(2).all(|w| w[0].src < w[1].src), "sorted");
+        // The oldest half stays, the longest new one stays.
+        assert!((0..(MAX_DEPS / 2) as u32).all(|s| into.iter().any(|d| d.src == s)));
+        assert!(into.iter().any(|d| d.src == 1000));
+    }
+
+    #[test]
+    fn a_long_path_drops_iteratively() {
+        let op = OpRec {
+            class: OpClass::Fadd,
+            lat: 1.0,
+            loc: Loc::default(),
+            subloop: None,
+        };
+        let mut d = vec![dep(0, 0.0)];
+        for _ in 0..1_000_000 {
+            d = after(&d, op);
+        }
+        assert_eq!(path_ops(&d[0].path).len(), 1_000_000);
+        drop(d); // must not overflow the stack
     }
 }

@@ -17,7 +17,7 @@ use crate::token::{Punct, Token, TokenKind};
 use std::collections::HashMap;
 
 pub(crate) use decl::vector_name_parts;
-pub use pragma::parse_loop_pragma;
+pub use pragma::{apply_loop_attribute, parse_loop_pragma};
 
 /// Maximum nesting of expressions, statements and declarators.
 const MAX_DEPTH: u32 = 1000;

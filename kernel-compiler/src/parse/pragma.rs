@@ -198,6 +198,39 @@ pub fn parse_loop_pragma(text: &str, lp: &mut LoopPragmas) -> Result<bool, Strin
     }
 }
 
+/// Applies a statement attribute written before a loop
+/// (`__attribute__((opencl_unroll_hint(4)))`). `opencl_unroll_hint` means what
+/// `#pragma unroll` does: without an argument full unrolling, with N unrolling by N (1: not
+/// unrolled). Returns a warning for an attribute that is ignored (unknown ones such as
+/// `xcl_pipeline_loop`, or a factor that is not an integer literal).
+pub fn apply_loop_attribute(
+    name: &str,
+    args: &[crate::ast::Expr],
+    lp: &mut LoopPragmas,
+) -> Result<(), String> {
+    use crate::ast::ExprKind;
+    match name {
+        "opencl_unroll_hint" => match args {
+            [] => {
+                lp.unroll = Some(None);
+                Ok(())
+            }
+            [e] => match e.kind {
+                ExprKind::Int { value, .. } if value > 0 => {
+                    lp.unroll = Some(Some(value.min(u32::MAX as u64) as u32));
+                    Ok(())
+                }
+                _ => Err(
+                    "'opencl_unroll_hint' needs a positive integer constant; attribute ignored"
+                        .into(),
+                ),
+            },
+            _ => Err("'opencl_unroll_hint' takes at most one argument; attribute ignored".into()),
+        },
+        other => Err(format!("unknown loop attribute '{other}' ignored")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

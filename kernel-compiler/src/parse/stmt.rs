@@ -44,6 +44,32 @@ impl Parser<'_> {
         }
     }
 
+    /// Whether the next tokens are `__attribute__((...))` groups followed by a loop keyword.
+    fn attributes_before_loop(&self) -> bool {
+        let mut k = 0;
+        while matches!(self.ident_at(k), Some("__attribute__" | "__attribute")) {
+            k += 1;
+            let mut depth = 0usize;
+            loop {
+                match self.peek_at(k) {
+                    TokenKind::Punct(Punct::LParen) => depth += 1,
+                    TokenKind::Punct(Punct::RParen) => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            k += 1;
+                            break;
+                        }
+                    }
+                    TokenKind::Eof => return false,
+                    _ if depth == 0 => return false,
+                    _ => {}
+                }
+                k += 1;
+            }
+        }
+        k > 0 && matches!(self.ident_at(k), Some("for" | "while" | "do"))
+    }
+
     /// Parses one statement (including declarations).
     pub(crate) fn stmt(&mut self) -> PResult<Stmt> {
         self.enter()?;
@@ -54,7 +80,6 @@ impl Parser<'_> {
 
     fn stmt_inner(&mut self) -> PResult<Stmt> {
         let pragmas = self.take_pragmas();
-        let loc = self.loc();
         let mut lp = LoopPragmas::default();
         let mut pragma_loc = None;
         for (text, ploc) in &pragmas {
@@ -64,6 +89,16 @@ impl Parser<'_> {
                 Err(msg) => self.warn(*ploc, msg),
             }
         }
+        // Statement attributes before a loop (`__attribute__((opencl_unroll_hint(4)))`).
+        if self.attributes_before_loop() {
+            for a in self.attributes()? {
+                match super::apply_loop_attribute(&a.name, &a.args, &mut lp) {
+                    Ok(()) => pragma_loc = pragma_loc.or(Some(a.loc)),
+                    Err(msg) => self.warn(a.loc, msg),
+                }
+            }
+        }
+        let loc = self.loc();
         let is_loop = matches!(self.ident(), Some("for" | "while" | "do"));
         if let (Some(ploc), false) = (pragma_loc, is_loop) {
             self.warn(ploc, "loop pragma is not followed by a loop; ignored");
