@@ -129,6 +129,45 @@ impl Follower {
     }
 }
 
+/// stderr as indicatif's terminal, 3 columns narrower than it is: indicatif pads its line to
+/// the terminal width and leaves the cursor in the last column, so the `^C` the terminal echoes
+/// on Ctrl-C would wrap to a new line and the final clear would miss the progress line.
+#[derive(Debug)]
+struct Narrow(console::Term);
+
+impl indicatif::TermLike for Narrow {
+    fn width(&self) -> u16 {
+        self.0.size().1.saturating_sub(3).max(20)
+    }
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_line(s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_str(s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.0.clear_line()
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// The progress line: a spinner, the wall time, kernel runs done, the emulated time reached
 /// and the last kernel that finished.
 pub struct Progress {
@@ -140,7 +179,10 @@ pub struct Progress {
 impl Progress {
     /// A progress line on stderr for the profile at `path`.
     pub fn new(path: &Path, not_before_ns: u64) -> Self {
-        let bar = indicatif::ProgressBar::new_spinner();
+        let bar = indicatif::ProgressBar::with_draw_target(
+            None,
+            indicatif::ProgressDrawTarget::term_like(Box::new(Narrow(console::Term::stderr()))),
+        );
         bar.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),

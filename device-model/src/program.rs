@@ -396,7 +396,7 @@ impl ProgramInstance {
                     .name(name)
                     .spawn(move || autorun_loop(&inner2, &slot, reg));
                 if let Err(e) = spawned {
-                    eprintln!("fpgacl: cannot start autorun kernel thread: {e}");
+                    log::error!("fpgacl: cannot start autorun kernel thread: {e}");
                 }
             }
         }
@@ -637,7 +637,7 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
                         work_item: cid,
                     }),
                 };
-                eprintln!("fpgacl: autorun kernel stopped: {fault}");
+                log::error!("fpgacl: autorun kernel stopped: {fault}");
                 *slot.fault.lock() = Some(*fault);
                 break;
             }

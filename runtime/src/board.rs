@@ -14,7 +14,7 @@ pub fn board_from_env() -> Board {
     let board = match BoardSet::select(sel.as_deref()) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("fpgacl: FPGACL_BOARD: {e}; using the default board");
+            log::warn!("fpgacl: FPGACL_BOARD: {e}; using the default board");
             Board::default_board()
         }
     };

@@ -68,6 +68,7 @@ fn env_nonempty(var: &str) -> Option<String> {
 /// The process-wide platform (created on first use from the environment).
 pub fn platform() -> &'static Platform {
     PLATFORM.get_or_init(|| {
+        crate::logging::init();
         let board = board_from_env();
         let name = env_nonempty("FPGACL_DEVICE_NAME").unwrap_or_else(|| device_name(&board));
         Platform {
@@ -299,7 +300,7 @@ impl DeadlockWatch {
         for k in &aborted {
             msg.push_str(&format!("\n  {k}"));
         }
-        eprintln!("{msg}");
+        log::error!("{msg}");
         ctx.report_error(&msg);
         true
     }

@@ -18,6 +18,7 @@ pub mod device;
 pub mod error;
 pub mod event;
 pub mod info;
+pub mod logging;
 pub mod memory;
 pub mod profiling;
 pub mod program;

@@ -36,7 +36,7 @@ pub fn open_once(board: &Board) -> Option<&'static Session> {
         .get_or_init(|| {
             let (config, problems) = ProfileConfig::from_env();
             for p in problems {
-                eprintln!("fpgacl: {p}");
+                log::warn!("fpgacl: {p}");
             }
             if !config.enabled() {
                 return None;
@@ -44,7 +44,7 @@ pub fn open_once(board: &Board) -> Option<&'static Session> {
             match Session::create(config, board) {
                 Ok(s) => Some(s),
                 Err(msg) => {
-                    eprintln!("fpgacl: profiling disabled: {msg}");
+                    log::warn!("fpgacl: profiling disabled: {msg}");
                     None
                 }
             }
@@ -182,7 +182,7 @@ impl Session {
 
     fn report_write_error(&self, msg: &str) {
         if !self.write_error_reported.swap(true, Ordering::Relaxed) {
-            eprintln!("fpgacl: cannot write the profile: {msg}");
+            log::error!("fpgacl: cannot write the profile: {msg}");
         }
     }
 

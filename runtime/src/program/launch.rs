@@ -395,7 +395,7 @@ pub fn enqueue_kernel(
                 Ok(_report) => Ok(()),
                 Err(e) => {
                     let msg = format!("fpgacl: {e}");
-                    eprintln!("{msg}");
+                    log::error!("{msg}");
                     ctx.report_error(&msg);
                     Err(run_error_code(&e))
                 }

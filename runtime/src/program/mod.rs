@@ -112,7 +112,7 @@ impl Program {
                     loaded.get_or_insert(l);
                 }
                 Err(msg) => {
-                    eprintln!("fpgacl: clCreateProgramWithBinary: {msg}");
+                    log::warn!("fpgacl: clCreateProgramWithBinary: {msg}");
                     statuses.push(CL_INVALID_BINARY);
                 }
             }
