@@ -7,7 +7,7 @@
  *  3. a NULL cl_mem argument is a NULL pointer in the kernel;
  *  4. clEnqueueCopyBufferRect between buffers and inside one buffer (3-D, disjoint rows
  *     interleaved in memory), overlap reported;
- *  5. __local pointer arguments aligned to their element type;
+ *  5. __local arguments (128 bytes), __local and private arrays aligned to their type;
  *  6. extern __constant variables across clCompileProgram units, then clLinkProgram;
  *  7. a macro for every CL_DEVICE_EXTENSIONS entry, predefined macros, __FILE__ as a string,
  *     numeric constants; integer division by zero does not stop a kernel;
@@ -215,28 +215,33 @@ static void rect_copies(cl_context ctx, cl_command_queue q)
 static void local_alignment(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {
     STEP("local memory alignment");
+    /* __local arguments, a __local array and a private array: each aligned to its type; a
+     * long2 argument is also aligned for 4 elements (the suite checks it so). */
     cl_program p = from_source(
         ctx, dev,
-        "kernel void align(local char *c, local long4 *l4, local short *s, local double16 *d16,\n"
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+        "kernel void align(local char *c, local long4 *l4, local long2 *s, local double16 *d16,\n"
         "                  local float3 *f3, global ulong *out)\n"
-        "{ if (get_local_id(0) == 0) { out[0] = (ulong)c; out[1] = (ulong)l4; out[2] = (ulong)s;\n"
-        "  out[3] = (ulong)d16; out[4] = (ulong)f3; l4[0] = (long4)(1); d16[0] = (double16)(2.0); } }\n",
+        "{ local long3 m3[3]; double3 p3[3];\n"
+        "  if (get_local_id(0) == 0) { out[0] = (ulong)c; out[1] = (ulong)l4; out[2] = (ulong)s;\n"
+        "  out[3] = (ulong)d16; out[4] = (ulong)f3; out[5] = (ulong)&m3[0]; out[6] = (ulong)&p3[0];\n"
+        "  l4[0] = (long4)(1); d16[0] = (double16)(2.0); m3[1] = (long3)(3); p3[1] = (double3)(1.0); } }\n",
         "");
     cl_kernel k = create_kernel(p, "align");
-    cl_mem out = create_buffer(ctx, CL_MEM_WRITE_ONLY, 5 * sizeof(cl_ulong), NULL);
-    size_t sizes[5] = {3, 64, 6, 128, 48};
-    size_t aligns[5] = {1, 32, 2, 128, 16};
+    cl_mem out = create_buffer(ctx, CL_MEM_WRITE_ONLY, 7 * sizeof(cl_ulong), NULL);
+    size_t sizes[5] = {3, 64, 32, 128, 48};
+    size_t aligns[7] = {1, 32, 32, 128, 16, 32, 32};
     for (cl_uint i = 0; i < 5; i++)
         CHECK(clSetKernelArg(k, i, sizes[i], NULL));
     CHECK(clSetKernelArg(k, 5, sizeof out, &out));
     size_t g = 4;
     CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL));
-    cl_ulong ptrs[5];
+    cl_ulong ptrs[7];
     CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof ptrs, ptrs, 0, NULL, NULL));
-    for (int i = 0; i < 5; i++) {
-        printf("  local arg %d at %#llx (align %zu)\n", i, (unsigned long long)ptrs[i],
-               aligns[i]);
-        EXPECT(ptrs[i] % aligns[i] == 0, "local arg %d at %#llx is not aligned to %zu", i,
+    for (int i = 0; i < 7; i++) {
+        printf("  local/private object %d at %#llx (align %zu)\n", i,
+               (unsigned long long)ptrs[i], aligns[i]);
+        EXPECT(ptrs[i] % aligns[i] == 0, "object %d at %#llx is not aligned to %zu", i,
                (unsigned long long)ptrs[i], aligns[i]);
     }
     clReleaseMemObject(out);

@@ -694,3 +694,41 @@ fn block_scope_prototypes_declare_external_functions() {
     assert!(out.object.is_none());
     assert!(out.log.contains("too few arguments"), "{}", out.log);
 }
+
+#[test]
+fn extern_constant_variables_resolve_across_units() {
+    // Declarations alone compile (the objects are another unit's), even of an incomplete
+    // struct type; uses are checked against the declared type.
+    obj("decl.cl", "extern constant float foo;\n", "", &[]);
+    obj(
+        "decl_struct.cl",
+        "extern constant struct bar bart;\n",
+        "",
+        &[],
+    );
+    let def = obj(
+        "def.cl",
+        "constant float foo = 4.0f;\nconstant int table[3] = {7, 8, 9};\n\
+         float get_foo(void);\n__kernel void k(__global float *o) { o[0] = get_foo(); }\n",
+        "",
+        &[],
+    );
+    let user = obj(
+        "user.cl",
+        "extern constant float foo;\nextern constant int table[3];\n\
+         float get_foo(void) { return foo + table[2]; }\n",
+        "",
+        &[],
+    );
+    let m = exe(&[&def, &user], "");
+    // One copy of each object in the constant data: foo (4 bytes) and table (12 bytes).
+    assert_eq!(m.constant_data.len(), 16, "{:?}", m.constant_data);
+    // Either order links.
+    exe(&[&user, &def], "");
+    // The using unit alone: foo and table are defined nowhere.
+    let log = link_fails(&[&user], "");
+    assert!(
+        log.contains("undefined symbol: program scope variable 'foo'") && log.contains("'table'"),
+        "{log}"
+    );
+}

@@ -308,6 +308,14 @@ impl DeadlockWatch {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_reported_extension_has_its_kernel_macro() {
+        // OpenCL C 1.2 9.1: kernels see a macro for each extension the device reports.
+        let reported: Vec<&str> = super::DEVICE_EXTENSIONS.split_whitespace().collect();
+        let macros = fpgacl_kernel_compiler::preprocess::DEVICE_EXTENSIONS;
+        assert_eq!(reported, macros.to_vec());
+    }
+
     use super::*;
 
     #[test]

@@ -32,6 +32,8 @@ macro_rules! through_icd {
                 // enqueue_scaling.rs and bench_script.rs (benchmark programs)
                 "enqueue_scaling",
                 "compute_bench",
+                // conformance_api.rs
+                "conformance_api",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()
