@@ -125,6 +125,36 @@ impl Store {
     }
 }
 
+/// Where the waiters of a FIFO park.
+#[derive(Debug, Default)]
+struct Parker {
+    sleepers: AtomicU32,
+    park: Mutex<()>,
+    cv: Condvar,
+}
+
+impl Parker {
+    fn wake(&self) {
+        let _g = self.park.lock();
+        self.cv.notify_all();
+    }
+}
+
+thread_local! {
+    /// Wake-ups this thread's operations deferred (see `Fifo::signal`).
+    static OWED: std::cell::RefCell<Vec<Arc<Parker>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Delivers the wake-ups the calling thread's FIFO operations deferred: before it parks, and
+/// when a kernel execution ends (so a partner never waits for a thread that stopped
+/// operating on their FIFO; it would otherwise wake on its poll timeout).
+pub fn flush_owed_wakes() {
+    let owed = OWED.with(|o| std::mem::take(&mut *o.borrow_mut()));
+    for p in owed {
+        p.wake();
+    }
+}
+
 /// A channel or pipe FIFO. `clCreatePipe` objects are [`PipeFifo`]s (the same type).
 #[derive(Debug)]
 pub struct Fifo {
@@ -145,9 +175,7 @@ pub struct Fifo {
     spin_score: AtomicU32,
     spin_probe: AtomicU32,
     /// Parked operations, and the lock/condition they park on.
-    sleepers: AtomicU32,
-    park: Mutex<()>,
-    cv: Condvar,
+    parker: Arc<Parker>,
     /// Parked and timed waiting operations (then every operation advances `sim` and signals
     /// [`SIM`]).
     watchers: AtomicU32,
@@ -192,6 +220,13 @@ impl Waiter<'_> {
     }
 }
 
+/// Whether the operation runs in a kernel execution (which flushes deferred wake-ups when it
+/// ends) rather than on a host thread (host pipe calls): only the host's registration is
+/// named "host".
+fn timed_or_kernel(w: &Waiter<'_>) -> bool {
+    w.run.kernel != "host"
+}
+
 /// The state of one waiting operation (see [`Fifo::wait_for`]).
 #[derive(Default)]
 struct Wait {
@@ -223,9 +258,7 @@ impl Fifo {
             store: Store::new(cap, elem),
             spin_score: AtomicU32::new(0),
             spin_probe: AtomicU32::new(0),
-            sleepers: AtomicU32::new(0),
-            park: Mutex::new(()),
-            cv: Condvar::new(),
+            parker: Arc::default(),
             watchers: AtomicU32::new(0),
             sim: Arc::default(),
         }
@@ -253,21 +286,41 @@ impl Fifo {
 
     /// Wakes every parked waiter (used on shutdown so blocked kernels notice promptly).
     pub fn wake_all(&self) {
-        let _g = self.park.lock();
-        self.cv.notify_all();
+        self.parker.wake();
     }
 
     /// After an operation published its counter (a SeqCst store): signals the watchers and
-    /// wakes the parked waiters.
+    /// wakes the parked waiters. `batch`: an operation of a kernel (which flushes its owed
+    /// wake-ups before it parks and when its execution ends, [`flush_owed_wakes`]) whose
+    /// partner can wait for more: a parked partner is woken once a quarter of the FIFO (at
+    /// most 256 elements) is ready for it, or the FIFO is full/empty, instead of once per
+    /// element (a futex wake per value); simulated times do not depend on it.
     #[inline]
-    fn signal(&self) {
+    fn signal(&self, batch: bool, write: bool) {
         if self.watchers.load(Ordering::SeqCst) > 0 {
             self.sim.touch();
             SIM.bump();
         }
-        if self.sleepers.load(Ordering::SeqCst) > 0 {
-            let _g = self.park.lock();
-            self.cv.notify_all();
+        if self.parker.sleepers.load(Ordering::SeqCst) > 0 {
+            if batch {
+                let len = self.len() as u64;
+                let ready = if write {
+                    len
+                } else {
+                    self.cap - len.min(self.cap)
+                };
+                let edge = if write { len >= self.cap } else { len == 0 };
+                if ready < (self.cap / 4).clamp(1, 256) && !edge {
+                    OWED.with(|o| {
+                        let mut o = o.borrow_mut();
+                        if !o.iter().any(|p| Arc::ptr_eq(p, &self.parker)) {
+                            o.push(self.parker.clone());
+                        }
+                    });
+                    return;
+                }
+            }
+            self.parker.wake();
         }
     }
 
@@ -357,12 +410,14 @@ impl Fifo {
             if let Some(o) = w.stop() {
                 return Some(o);
             }
-            let mut g = self.park.lock();
-            self.sleepers.fetch_add(1, Ordering::SeqCst);
+            flush_owed_wakes();
+            let pk = &*self.parker;
+            let mut g = pk.park.lock();
+            pk.sleepers.fetch_add(1, Ordering::SeqCst);
             if !ready() && w.stop().is_none() {
-                self.cv.wait_for(&mut g, poll);
+                pk.cv.wait_for(&mut g, poll);
             }
-            self.sleepers.fetch_sub(1, Ordering::SeqCst);
+            pk.sleepers.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
@@ -418,6 +473,7 @@ impl Fifo {
                     Some(FifoOutcome::NotReady)
                 };
             }
+            flush_owed_wakes();
             if spins < 16 {
                 spins += 1;
                 std::thread::yield_now();
@@ -524,7 +580,7 @@ impl Fifo {
             word.store(u64::from_le_bytes(b), Ordering::Relaxed);
         }
         self.tail.0.store(k + 1, Ordering::SeqCst);
-        self.signal();
+        self.signal(blocking && timed_or_kernel(w), true);
         if self.depth == 0 && blocking {
             // Rendezvous: the element must be taken (the writer lock stays held, so no other
             // writer reuses the slot before its read tick is known).
@@ -623,7 +679,7 @@ impl Fifo {
         }
         dst[n..].fill(0);
         self.head.0.store(k + 1, Ordering::SeqCst);
-        self.signal();
+        self.signal(blocking && timed_or_kernel(w), false);
         drop(seen_tail);
         self.end_wait(w, &wait, true);
         if wait.waited && timed {

@@ -1058,6 +1058,8 @@ fn run_kernel(
             None => Ok(()),
         }
     };
+    // Wake-ups this thread's FIFO operations deferred (fifo.rs) are due now.
+    crate::fifo::flush_owed_wakes();
     drop(own);
     result.map_err(RunError::Fault)?;
     Ok(RunReport {
