@@ -320,4 +320,28 @@ if [ $use_hyperfine -eq 1 ]; then
         log "hyperfine not installed (scripts/setup.sh --optional): skipped"
     fi
 fi
+# --- channel throughput (fpgacl only: PoCL has no channels, Oclgrind cannot run a pair) ---
+# channel_pair.c: a producer and a consumer on two queues joined by one channel; values/s
+# (host wall) at depth 1, 16 and 1024, CHPAIR_N values (default 2^20), best of --runs.
+channel_throughput() {
+    [ -n "${VENDORS[fpgacl]:-}" ] || return 0
+    gcc -std=gnu11 -O2 -Wall -pthread -I host-examples/c \
+        -DFPGACL_KERNELS_DIR="\"$ROOT/host-examples/c/kernels\"" \
+        host-examples/c/channel_pair.c -o "$OUT/channel_pair" -lOpenCL -lm
+    echo
+    echo "channel throughput on fpgacl (CHPAIR_N=${CHPAIR_N:-1048576}, best of $runs run(s)):"
+    local d log_file
+    for d in 1 16 1024; do
+        log_file="$OUT/channel_pair.$d.log"
+        if env -u HOST_PLATFORM "OCL_ICD_VENDORS=${VENDORS[fpgacl]}" CHPAIR_DEPTH=$d \
+            CHPAIR_RUNS="$runs" "$OUT/channel_pair" > "$log_file" 2>&1; then
+            printf '  depth %-5s %s values/s\n' "$d" \
+                "$(sed -n 's/.*best \([0-9]*\) values\/s.*/\1/p' "$log_file")"
+        else
+            log "channel_pair depth $d FAILED (see $log_file)"
+            failed=1
+        fi
+    done
+}
+channel_throughput
 exit $failed

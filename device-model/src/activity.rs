@@ -113,6 +113,15 @@ impl std::fmt::Display for BlockedOn {
     }
 }
 
+/// What a parked FIFO operation waits for: the operation, and the FIFO's change count when
+/// it last found its condition false (it is stuck while the count has not moved).
+#[derive(Debug)]
+struct Blocked {
+    on: BlockedOn,
+    cell: Arc<SimCell>,
+    seen: u64,
+}
+
 /// One running kernel execution.
 #[derive(Debug)]
 pub struct RunState {
@@ -122,7 +131,12 @@ pub struct RunState {
     /// `get_compute_id` of an autorun/compute-unit instance (zeros otherwise).
     pub compute_id: [u32; 3],
     abort: AtomicBool,
-    blocked: Mutex<Option<BlockedOn>>,
+    blocked: Mutex<Option<Blocked>>,
+    /// Blocking waits begun (parked) so far: tells one wait from the next.
+    waits: AtomicU64,
+    /// Autorun instances: consecutive completed executions that moved no channel or pipe
+    /// element (0 after one that moved data).
+    idle_streak: AtomicU64,
     /// Runs with a simulated clock and takes part in the conservative decision of
     /// non-blocking FIFO operations.
     timed: bool,
@@ -139,10 +153,34 @@ impl RunState {
     }
     /// What it is blocked on right now.
     pub fn blocked_on(&self) -> Option<BlockedOn> {
-        self.blocked.lock().clone()
+        self.blocked.lock().as_ref().map(|b| b.on.clone())
     }
-    pub(crate) fn set_blocked(&self, b: Option<BlockedOn>) {
-        *self.blocked.lock() = b;
+    /// Marks the execution parked in a FIFO operation (`Some((what, the FIFO's change cell,
+    /// its count when the condition was last false))`) or running again (`None`).
+    pub(crate) fn set_blocked(&self, b: Option<(BlockedOn, Arc<SimCell>, u64)>) {
+        let mut g = self.blocked.lock();
+        if b.is_some() && g.is_none() {
+            self.waits.fetch_add(1, Ordering::SeqCst);
+        }
+        *g = b.map(|(on, cell, seen)| Blocked { on, cell, seen });
+    }
+    /// The parked operation found its condition still false at change count `seen`.
+    pub(crate) fn update_seen(&self, seen: u64) {
+        if let Some(b) = self.blocked.lock().as_mut() {
+            b.seen = seen;
+        }
+    }
+    /// The state for the deadlock diagnosis: `Some((wait number, change count))` while the
+    /// execution is parked in a FIFO operation and nothing happened on that FIFO since it
+    /// found its condition false (it cannot proceed until another execution acts on it).
+    fn stuck(&self) -> Option<(u64, u64)> {
+        let g = self.blocked.lock();
+        let b = g.as_ref()?;
+        (b.cell.ops() == b.seen).then(|| (self.waits.load(Ordering::SeqCst), b.seen))
+    }
+    /// Autorun instances: records the number of consecutive executions that moved nothing.
+    pub fn set_idle_streak(&self, n: u64) {
+        self.idle_streak.store(n, Ordering::SeqCst);
     }
     /// Whether this execution has a simulated clock (and takes part in non-blocking decisions).
     pub fn timed(&self) -> bool {
@@ -261,6 +299,8 @@ impl Activity {
             compute_id,
             abort: AtomicBool::new(false),
             blocked: Mutex::new(None),
+            waits: AtomicU64::new(0),
+            idle_streak: AtomicU64::new(0),
             timed: start_tick.is_some(),
             clock: AtomicU64::new(start_tick.unwrap_or(0)),
             sim: Mutex::new(None),
@@ -345,6 +385,53 @@ impl Activity {
         }
     }
 
+    /// The device's kernel executions when none of them can act any more, decided from state
+    /// alone (never from elapsed time): every enqueued execution is parked in a blocking
+    /// channel/pipe operation on a FIFO nothing has changed since it found its condition
+    /// false, and every autorun instance is parked likewise or idle (its last executions moved
+    /// no element). `None` when one of them may still act, or no enqueued execution runs.
+    /// One such state can be read while it changes (its executions are read one after the
+    /// other): [`Quiescence::confirms`] with a later one proves it.
+    pub fn quiescence(&self) -> Option<Quiescence> {
+        let mut entries = Vec::new();
+        let mut enqueued = false;
+        for s in self.running.lock().iter() {
+            let q = match s.stuck() {
+                Some((wait, seen)) => Quiet::Stuck { wait, seen },
+                None if s.autorun => match s.idle_streak.load(Ordering::SeqCst) {
+                    0 => return None,
+                    n => Quiet::Idle { streak: n },
+                },
+                None => return None,
+            };
+            enqueued |= !s.autorun;
+            entries.push((s.id, q));
+        }
+        entries.sort_by_key(|e| e.0);
+        enqueued.then_some(Quiescence { entries })
+    }
+
+    /// Waits (at most `limit`) until the autorun instances have settled: each parked in a
+    /// blocking operation nothing can complete now, or idle. An autorun kernel fed by an
+    /// enqueued kernel that has ended still finishes its last executions on its own thread;
+    /// reading its counters before they settle would give counts that depend on the host's
+    /// scheduling. Returns at once while an enqueued execution runs (counts read then are a
+    /// snapshot of work in flight) or when there is no autorun instance.
+    pub fn settle_autorun(&self, limit: Duration) {
+        let t0 = std::time::Instant::now();
+        loop {
+            let (mut enqueued, mut settled) = (false, true);
+            for s in self.running.lock().iter() {
+                enqueued |= !s.autorun;
+                settled &= s.stuck().is_some() || s.idle_streak.load(Ordering::SeqCst) > 0;
+            }
+            if enqueued || settled || t0.elapsed() >= limit {
+                return;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
     /// Makes every blocked enqueued (non-autorun) execution stop with a `Deadlock` fault;
     /// returns the executions it aborted. Autorun kernels are never aborted (waiting for data
     /// is their normal state).
@@ -377,6 +464,50 @@ impl Activity {
             }
         }
         false
+    }
+}
+
+/// The state of one execution in a [`Quiescence`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quiet {
+    /// Parked in its `wait`-th blocking wait, on a FIFO whose change count is `seen`.
+    Stuck { wait: u64, seen: u64 },
+    /// An autorun instance after `streak` executions that moved nothing.
+    Idle { streak: u64 },
+}
+
+/// A state of the device in which no kernel execution can act ([`Activity::quiescence`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quiescence {
+    entries: Vec<(u64, Quiet)>,
+}
+
+impl Quiescence {
+    /// Compares with a state read earlier. `Some(true)`: the device is deadlocked: the same
+    /// executions, each parked one still in the same wait with no operation on its FIFO since
+    /// `earlier` (so each was stuck during the whole interval, all at once when `earlier` was
+    /// complete), each idle autorun instance through at least two more executions that moved
+    /// nothing (one of them wholly inside the interval, with every other execution stuck).
+    /// `Some(false)`: consistent so far (idle instances have not run enough yet): keep
+    /// `earlier`. `None`: something acted: start again from `self`.
+    pub fn confirms(&self, earlier: &Quiescence) -> Option<bool> {
+        if self.entries.len() != earlier.entries.len() {
+            return None;
+        }
+        let mut done = true;
+        for ((id, q), (id0, q0)) in self.entries.iter().zip(&earlier.entries) {
+            if id != id0 {
+                return None;
+            }
+            match (q, q0) {
+                (Quiet::Stuck { .. }, Quiet::Stuck { .. }) if q == q0 => {}
+                (Quiet::Idle { streak }, Quiet::Idle { streak: s0 }) if streak >= s0 => {
+                    done &= *streak >= s0 + 2;
+                }
+                _ => return None,
+            }
+        }
+        Some(done)
     }
 }
 

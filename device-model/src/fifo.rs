@@ -11,29 +11,149 @@
 //!   waits until the element (room) arrives or [`Activity`]'s floor shows that none can be
 //!   visible at its tick; untimed ones fail at once.
 //!
-//! Waits block only the calling thread (each kernel that uses channels runs on its own thread),
-//! never spin (beyond a few yields), and wake up periodically to honour shutdown and deadlock
-//! aborts.
+//! # Host implementation
+//!
+//! A ring of `max(depth, 1)` slots indexed by two counters, `tail` (elements written) and
+//! `head` (elements read), each advanced by one side only (writers take a writer lock, readers
+//! a reader lock, so several writers or readers stay correct; a channel normally has one of
+//! each and those locks are never contended). An element and its simulated write/read ticks
+//! live in its slot; an operation that finds room (an element) copies it and publishes the
+//! new counter: no lock is shared between the two sides, no thread hand-off per value. Slots
+//! are allocated in chunks as they are first filled, so a deep FIFO costs only what it holds.
+//!
+//! A waiting operation first spins briefly when spinning has been paying off (the other side,
+//! on another core, usually acts within nanoseconds), then parks on the FIFO's condition
+//! variable (woken by the other side's next operation; a timeout re-checks shutdown and
+//! deadlock aborts). It never yields: beside busy-looping processes a yield hands the core to
+//! them for a whole time slice, and a pair of kernels handing values over by yields then
+//! moved about 1,700 values/s (a parked thread is woken and scheduled at once). Only a parked
+//! operation is "blocked" for the deadlock diagnosis: it records the FIFO's change count
+//! ([`SimCell`]), which every later operation on the FIFO advances, so the runtime can tell
+//! from state alone whether it is still stuck ([`Activity::quiescence`]).
 
 use crate::activity::{Activity, BlockedOn, RunState, SimCell, SimWait, SIM};
 use crate::fault::SourcePos;
 use crate::timing::TICKS_PER_CYCLE;
-use parking_lot::{Condvar, Mutex, MutexGuard};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use parking_lot::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-/// How often a blocked wait re-checks its stop conditions.
+/// How often a parked wait re-checks its stop conditions.
 const POLL: Duration = Duration::from_millis(20);
-/// Yields before a waiting operation sleeps on the condition variable.
-const SPINS: u32 = 16;
+/// How long a waiting operation spins (the partner, running on another core, usually acts
+/// within nanoseconds) before it parks. Spinning only pays while the two sides run on
+/// different cores; on a loaded machine both often share one core, where every spin delays
+/// the partner. So spinning adapts: a spin that ended the wait makes the next wait spin
+/// again, one that did not halves the FIFO's spin score, and at score 0 only every
+/// [`SPIN_PROBE`]th wait tries.
+const SPIN_FOR: Duration = Duration::from_micros(10);
+const SPIN_SCORE_MAX: u32 = 16;
+const SPIN_PROBE: u32 = 32;
 /// How often a non-blocking operation waiting for its decision re-checks the floor: partners'
 /// clocks advance without a signal (they publish them at their channel operations), so the
 /// wait re-reads them at this pace when nothing else wakes it.
 const NB_POLL: Duration = Duration::from_millis(1);
+/// Slots per allocation chunk (at most; a power of two).
+const CHUNK: u64 = 1024;
+/// Most chunks of one FIFO: deeper FIFOs use larger chunks.
+const MAX_CHUNKS: u64 = 4096;
 
 /// The `now` of a FIFO operation without simulated time (timing hook).
 pub const UNTIMED: u64 = u64::MAX;
+
+/// A value on its own cache line (the two sides' counters must not share one).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
+
+/// Slot words: `[write tick, read tick, payload words...]`.
+const TW: usize = 0;
+const TR: usize = 1;
+const DATA: usize = 2;
+
+/// The slots, allocated chunk by chunk when first written.
+struct Store {
+    /// Words per slot (2 + payload words).
+    stride: usize,
+    /// log2 of the slots per chunk.
+    shift: u32,
+    chunks: Box<[OnceLock<Box<[AtomicU64]>>]>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let allocated = self.chunks.iter().filter(|c| c.get().is_some()).count();
+        write!(
+            f,
+            "Store {{ {} chunks of {} slots, {allocated} allocated }}",
+            self.chunks.len(),
+            1u64 << self.shift
+        )
+    }
+}
+
+impl Store {
+    fn new(cap: u64, elem: usize) -> Store {
+        let stride = DATA + elem.div_ceil(8);
+        let per = CHUNK.max(cap.div_ceil(MAX_CHUNKS).next_power_of_two());
+        let per = per.min(cap.next_power_of_two());
+        let n = cap.div_ceil(per) as usize;
+        let chunks: Box<[OnceLock<Box<[AtomicU64]>>]> = (0..n).map(|_| OnceLock::new()).collect();
+        Store {
+            stride,
+            shift: per.trailing_zeros(),
+            chunks,
+        }
+    }
+
+    /// The words of slot `s`, allocating its chunk if `alloc` (writers); `None` when it was
+    /// never written (readers and tick lookups only visit written slots).
+    #[inline]
+    fn slot(&self, s: u64, alloc: bool) -> Option<&[AtomicU64]> {
+        let c = &self.chunks[(s >> self.shift) as usize];
+        let words = match c.get() {
+            Some(w) => w,
+            None if alloc => c.get_or_init(|| {
+                let n = (1usize << self.shift) * self.stride;
+                (0..n).map(|_| AtomicU64::new(0)).collect()
+            }),
+            None => return None,
+        };
+        let i = (s & ((1u64 << self.shift) - 1)) as usize * self.stride;
+        words.get(i..i + self.stride)
+    }
+}
+
+/// Where the waiters of a FIFO park.
+#[derive(Debug, Default)]
+struct Parker {
+    sleepers: AtomicU32,
+    park: Mutex<()>,
+    cv: Condvar,
+}
+
+impl Parker {
+    fn wake(&self) {
+        let _g = self.park.lock();
+        self.cv.notify_all();
+    }
+}
+
+thread_local! {
+    /// Wake-ups this thread's operations deferred (see `Fifo::signal`).
+    static OWED: std::cell::RefCell<Vec<Arc<Parker>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Delivers the wake-ups the calling thread's FIFO operations deferred: before it parks, and
+/// when a kernel execution ends (so a partner never waits for a thread that stopped
+/// operating on their FIFO; it would otherwise wake on its poll timeout).
+pub fn flush_owed_wakes() {
+    let owed = OWED.with(|o| std::mem::take(&mut *o.borrow_mut()));
+    for p in owed {
+        p.wake();
+    }
+}
 
 /// A channel or pipe FIFO. `clCreatePipe` objects are [`PipeFifo`]s (the same type).
 #[derive(Debug)]
@@ -41,32 +161,30 @@ pub struct Fifo {
     name: String,
     elem: usize,
     depth: u32,
-    cap: usize,
-    st: Mutex<State>,
-    cv: Condvar,
-    /// Changes while timed executions wait on this FIFO (conservative non-blocking decisions).
+    cap: u64,
+    /// Elements written (published by the writer holding `wlock`).
+    tail: Padded<AtomicU64>,
+    /// Elements read (published by the reader holding `rlock`).
+    head: Padded<AtomicU64>,
+    /// Writer side: the last `head` it saw (refreshed only when the ring looks full).
+    wlock: Padded<Mutex<u64>>,
+    /// Reader side: the last `tail` it saw (refreshed only when the ring looks empty).
+    rlock: Padded<Mutex<u64>>,
+    store: Store,
+    /// Adaptive spinning of waits (see [`SPIN_FOR`]).
+    spin_score: AtomicU32,
+    spin_probe: AtomicU32,
+    /// Parked operations, and the lock/condition they park on.
+    parker: Arc<Parker>,
+    /// Parked and timed waiting operations (then every operation advances `sim` and signals
+    /// [`SIM`]).
+    watchers: AtomicU32,
+    /// The FIFO's change count while someone watches it.
     sim: Arc<SimCell>,
 }
 
 /// A `clCreatePipe` object: a FIFO of `max_packets` packets of `packet_size` bytes.
 pub type PipeFifo = Fifo;
-
-#[derive(Debug)]
-struct State {
-    buf: Vec<u8>,
-    head: usize,
-    len: usize,
-    writes: u64,
-    reads: u64,
-    waiters: u32,
-    /// Timed executions waiting on this FIFO (blocking or non-blocking): its operations then
-    /// signal [`SIM`].
-    sim_waiters: u32,
-    /// Timing hook: simulated write tick of the element in each slot.
-    tw: Vec<u64>,
-    /// Timing hook: `tr[k % cap]` = simulated read tick of element k.
-    tr: Vec<u64>,
-}
 
 /// Outcome of a FIFO operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,41 +218,48 @@ impl Waiter<'_> {
             None
         }
     }
-    fn begin(&self, fifo: &Fifo, write: bool) {
-        self.run.set_blocked(Some(BlockedOn {
-            fifo: fifo.name.clone(),
-            write,
-            pos: (self.pos)(),
-        }));
-    }
-    fn end(&self) {
-        self.run.set_blocked(None);
-        self.activity.bump();
-    }
+}
+
+/// Whether the operation runs in a kernel execution (which flushes deferred wake-ups when it
+/// ends) rather than on a host thread (host pipe calls): only the host's registration is
+/// named "host".
+fn timed_or_kernel(w: &Waiter<'_>) -> bool {
+    w.run.kernel != "host"
+}
+
+/// The state of one waiting operation (see [`Fifo::wait_for`]).
+#[derive(Default)]
+struct Wait {
+    /// Had to wait at all (the operation's `waited`).
+    waited: bool,
+    /// Registered as a watcher of the FIFO (parked at least once).
+    watching: bool,
+    /// Marked blocked in its `RunState` (the deadlock diagnosis sees it).
+    blocked: bool,
+    /// The change count recorded for its stuck state.
+    seen: Option<u64>,
 }
 
 impl Fifo {
-    /// A FIFO of `depth` elements of `elem_size` bytes (depth 0 = rendezvous).
+    /// A FIFO of `depth` elements of `elem_size` bytes (depth 0 = rendezvous). Slots are
+    /// allocated as they are first filled.
     pub fn new(name: impl Into<String>, elem_size: u32, depth: u32) -> Fifo {
-        let cap = depth.max(1) as usize;
+        let cap = depth.max(1) as u64;
         let elem = elem_size as usize;
         Fifo {
             name: name.into(),
             elem,
             depth,
             cap,
-            st: Mutex::new(State {
-                buf: vec![0; cap * elem],
-                head: 0,
-                len: 0,
-                writes: 0,
-                reads: 0,
-                waiters: 0,
-                sim_waiters: 0,
-                tw: vec![0; cap],
-                tr: vec![0; cap],
-            }),
-            cv: Condvar::new(),
+            tail: Padded::default(),
+            head: Padded::default(),
+            wlock: Padded::default(),
+            rlock: Padded::default(),
+            store: Store::new(cap, elem),
+            spin_score: AtomicU32::new(0),
+            spin_probe: AtomicU32::new(0),
+            parker: Arc::default(),
+            watchers: AtomicU32::new(0),
             sim: Arc::default(),
         }
     }
@@ -151,71 +276,163 @@ impl Fifo {
     }
     /// Elements buffered now.
     pub fn len(&self) -> usize {
-        self.st.lock().len
+        let head = self.head.0.load(Ordering::SeqCst);
+        let tail = self.tail.0.load(Ordering::SeqCst);
+        tail.saturating_sub(head) as usize
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Wakes every waiter (used on shutdown so blocked kernels notice promptly).
+    /// Wakes every parked waiter (used on shutdown so blocked kernels notice promptly).
     pub fn wake_all(&self) {
-        let _g = self.st.lock();
-        self.cv.notify_all();
+        self.parker.wake();
     }
 
-    /// Waits for a change of the FIFO: first by yielding the CPU a few times (the other side
-    /// usually acts within microseconds, and a sleep/wake pair costs far more), then on the
-    /// condition variable with a timeout (to re-check stop requests).
-    fn wait(&self, st: &mut parking_lot::MutexGuard<'_, State>, spins: &mut u32) {
-        if *spins < SPINS {
-            *spins += 1;
-            let before = (st.writes, st.reads);
-            parking_lot::MutexGuard::unlocked(st, std::thread::yield_now);
-            if (st.writes, st.reads) != before {
-                return;
-            }
-        }
-        st.waiters += 1;
-        self.cv.wait_for(st, POLL);
-        st.waiters -= 1;
-    }
-
-    /// Wakes the waiters after a change; signals timed executions that wait on this FIFO.
+    /// After an operation published its counter (a SeqCst store): signals the watchers and
+    /// wakes the parked waiters. `batch`: an operation of a kernel (which flushes its owed
+    /// wake-ups before it parks and when its execution ends, [`flush_owed_wakes`]) whose
+    /// partner can wait for more: a parked partner is woken once a quarter of the FIFO (at
+    /// most 256 elements) is ready for it, or the FIFO is full/empty, instead of once per
+    /// element (a futex wake per value); simulated times do not depend on it.
     #[inline]
-    fn changed(&self, st: &State) {
-        if st.waiters > 0 {
-            self.cv.notify_all();
-        }
-        if st.sim_waiters > 0 {
+    fn signal(&self, batch: bool, write: bool) {
+        if self.watchers.load(Ordering::SeqCst) > 0 {
             self.sim.touch();
             SIM.bump();
         }
+        if self.parker.sleepers.load(Ordering::SeqCst) > 0 {
+            if batch {
+                let len = self.len() as u64;
+                let ready = if write {
+                    len
+                } else {
+                    self.cap - len.min(self.cap)
+                };
+                let edge = if write { len >= self.cap } else { len == 0 };
+                if ready < (self.cap / 4).clamp(1, 256) && !edge {
+                    OWED.with(|o| {
+                        let mut o = o.borrow_mut();
+                        if !o.iter().any(|p| Arc::ptr_eq(p, &self.parker)) {
+                            o.push(self.parker.clone());
+                        }
+                    });
+                    return;
+                }
+            }
+            self.parker.wake();
+        }
     }
 
-    /// A timed execution is (still) stuck in a blocking operation on this FIFO: records it
-    /// with the FIFO's current change count (called with the condition checked under the
-    /// lock). `rec`: the change count recorded so far (`None`: not registered yet).
-    fn sim_stuck(&self, st: &mut State, w: &Waiter<'_>, rec: &mut Option<u64>) {
-        if !w.run.timed() {
-            return;
+    /// Room for one more element (all writers' elements counted).
+    fn has_room(&self) -> bool {
+        let tail = self.tail.0.load(Ordering::SeqCst);
+        tail - self.head.0.load(Ordering::SeqCst) < self.cap
+    }
+    /// An element to read.
+    fn has_element(&self) -> bool {
+        let head = self.head.0.load(Ordering::SeqCst);
+        self.tail.0.load(Ordering::SeqCst) > head
+    }
+
+    /// Waits until `ready()` or a stop request (`Some(outcome)`): spins, then parks;
+    /// a parked wait is marked blocked on this FIFO with its change count (the state the
+    /// deadlock diagnosis and the non-blocking decisions of timed partners read).
+    fn wait_for(
+        &self,
+        w: &Waiter<'_>,
+        write: bool,
+        timed: bool,
+        st: &mut Wait,
+        ready: impl Fn() -> bool,
+    ) -> Option<FifoOutcome> {
+        st.waited = true;
+        let score = self.spin_score.load(Ordering::Relaxed);
+        if score > 0
+            || self
+                .spin_probe
+                .fetch_add(1, Ordering::Relaxed)
+                .is_multiple_of(SPIN_PROBE)
+        {
+            let t0 = std::time::Instant::now();
+            loop {
+                for _ in 0..32 {
+                    if ready() {
+                        let up = (score + 1).min(SPIN_SCORE_MAX);
+                        self.spin_score.store(up, Ordering::Relaxed);
+                        return None;
+                    }
+                    std::hint::spin_loop();
+                }
+                if t0.elapsed() >= SPIN_FOR {
+                    break;
+                }
+            }
+            self.spin_score.store(score / 2, Ordering::Relaxed);
         }
-        if rec.is_none() {
-            st.sim_waiters += 1;
-        }
-        let seen = self.sim.ops();
-        if *rec != Some(seen) {
-            *rec = Some(seen);
-            w.run.set_sim(Some(SimWait::Stuck {
-                cell: self.sim.clone(),
-                seen,
-            }));
+        // Autorun instances are never aborted and shutdown wakes them: a long timeout keeps
+        // idle compute units off the CPU.
+        let poll = if w.run.autorun { POLL * 10 } else { POLL };
+        loop {
+            if !st.watching {
+                st.watching = true;
+                self.watchers.fetch_add(1, Ordering::SeqCst);
+            }
+            // Read before the condition: an operation that makes it true after this check
+            // sees the watcher and advances the count past `seen`.
+            let seen = self.sim.ops();
+            if ready() {
+                return None;
+            }
+            if st.seen != Some(seen) {
+                if st.blocked {
+                    w.run.update_seen(seen);
+                } else {
+                    st.blocked = true;
+                    w.run.set_blocked(Some((
+                        BlockedOn {
+                            fifo: self.name.clone(),
+                            write,
+                            pos: (w.pos)(),
+                        },
+                        self.sim.clone(),
+                        seen,
+                    )));
+                }
+                st.seen = Some(seen);
+                if timed && w.run.timed() {
+                    w.run.set_sim(Some(SimWait::Stuck {
+                        cell: self.sim.clone(),
+                        seen,
+                    }));
+                }
+            }
+            if let Some(o) = w.stop() {
+                return Some(o);
+            }
+            flush_owed_wakes();
+            let pk = &*self.parker;
+            let mut g = pk.park.lock();
+            pk.sleepers.fetch_add(1, Ordering::SeqCst);
+            if !ready() && w.stop().is_none() {
+                pk.cv.wait_for(&mut g, poll);
+            }
+            pk.sleepers.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
-    fn sim_leave(st: &mut State, w: &Waiter<'_>, rec: Option<u64>) {
-        if rec.is_some() {
-            st.sim_waiters -= 1;
+    /// Ends a wait's registrations. `done`: the operation completed (not stopped): its blocked
+    /// mark is cleared and the device's progress counter advances.
+    fn end_wait(&self, w: &Waiter<'_>, st: &Wait, done: bool) {
+        if st.watching {
+            self.watchers.fetch_sub(1, Ordering::SeqCst);
+        }
+        if st.seen.is_some() && w.run.timed() {
             w.run.set_sim(None);
+        }
+        if st.blocked && done {
+            w.run.set_blocked(None);
+            w.activity.bump();
         }
     }
 
@@ -226,76 +443,47 @@ impl Fifo {
     /// before `now` (write: floor >= now): `Some(NotReady)`. The floor is
     /// [`Activity::sim_floor`]; when every execution waits, the smallest tick decides, so the
     /// wait never deadlocks.
-    fn nb_wait(
-        &self,
-        st: &mut MutexGuard<'_, State>,
-        w: &Waiter<'_>,
-        now: u64,
-        write: bool,
-    ) -> Option<FifoOutcome> {
+    fn nb_wait(&self, w: &Waiter<'_>, now: u64, write: bool) -> Option<FifoOutcome> {
         let lookahead = if write { 1 } else { self.nb_hop() };
-        st.sim_waiters += 1;
+        let ready = || {
+            if write {
+                self.has_room()
+            } else {
+                self.has_element()
+            }
+        };
+        self.watchers.fetch_add(1, Ordering::SeqCst);
         w.run.set_sim(Some(SimWait::Nb { t: now }));
         let mut spins = 0u32;
-        let ready = |st: &State| if write { st.len < self.cap } else { st.len > 0 };
         let out = loop {
-            if ready(st) {
+            if ready() {
                 break None;
             }
             if let Some(o) = w.stop() {
                 break Some(o);
             }
             let seen = SIM.epoch();
-            let floor = MutexGuard::unlocked(st, || w.activity.sim_floor(w.run));
+            let floor = w.activity.sim_floor(w.run);
             if floor.is_some_and(|f| f.saturating_add(lookahead) > now) {
                 // An element (room) that arrived meanwhile is decided by its timestamp; one
                 // that arrives later cannot be visible at `now`.
-                break if ready(st) {
+                break if ready() {
                     None
                 } else {
                     Some(FifoOutcome::NotReady)
                 };
             }
-            if spins < SPINS {
+            flush_owed_wakes();
+            if spins < 16 {
                 spins += 1;
-                MutexGuard::unlocked(st, std::thread::yield_now);
+                std::thread::yield_now();
             } else {
-                MutexGuard::unlocked(st, || SIM.wait(seen, NB_POLL));
+                SIM.wait(seen, NB_POLL);
             }
         };
-        st.sim_waiters -= 1;
+        self.watchers.fetch_sub(1, Ordering::SeqCst);
         w.run.set_sim(None);
         out
-    }
-
-    /// One round of a blocking operation's wait (the FIFO is full for a write, empty for a
-    /// read, or a rendezvous write is not taken yet): marks the execution blocked on its first
-    /// round, records a timed execution as stuck, and waits for a change.
-    /// `Some(outcome)`: stop (shutdown or abort), the wait's registration undone.
-    #[allow(clippy::too_many_arguments)]
-    fn block(
-        &self,
-        st: &mut MutexGuard<'_, State>,
-        w: &Waiter<'_>,
-        write: bool,
-        timed: bool,
-        waited: &mut bool,
-        sim: &mut Option<u64>,
-        spins: &mut u32,
-    ) -> Option<FifoOutcome> {
-        if !*waited {
-            *waited = true;
-            w.begin(self, write);
-        }
-        if let Some(o) = w.stop() {
-            Self::sim_leave(st, w, *sim);
-            return Some(o);
-        }
-        if timed {
-            self.sim_stuck(st, w, sim);
-        }
-        self.wait(st, spins);
-        None
     }
 
     /// Non-blocking reads see an element `nb_hop` ticks after its write: one cycle (depth > 0,
@@ -306,6 +494,15 @@ impl Fifo {
             TICKS_PER_CYCLE
         } else {
             1
+        }
+    }
+
+    /// The words of slot `s` (allocated on first use).
+    #[inline]
+    fn slot(&self, s: u64) -> &[AtomicU64] {
+        match self.store.slot(s, false) {
+            Some(w) => w,
+            None => self.store.slot(s, true).unwrap_or(&[]),
         }
     }
 
@@ -331,66 +528,84 @@ impl Fifo {
         if timed {
             w.run.publish_clock(now);
         }
-        let mut st = self.st.lock();
-        let mut waited = false;
-        let mut sim = None;
-        let mut spins = 0u32;
-        while st.len == self.cap {
-            if !blocking {
+        let mut wait = Wait::default();
+        let mut seen_head = self.wlock.0.lock();
+        let k = loop {
+            let k = self.tail.0.load(Ordering::Relaxed);
+            if k - *seen_head < self.cap {
+                break k;
+            }
+            *seen_head = self.head.0.load(Ordering::Acquire);
+            if k - *seen_head < self.cap {
+                break k;
+            }
+            let stop = if !blocking {
                 if !timed || !w.run.timed() {
                     return (FifoOutcome::NotReady, now);
                 }
-                match self.nb_wait(&mut st, w, now, true) {
-                    Some(o) => return (o, now),
-                    None => continue,
-                }
-            }
-            if let Some(o) = self.block(&mut st, w, true, timed, &mut waited, &mut sim, &mut spins)
-            {
+                parking_lot::MutexGuard::unlocked(&mut seen_head, || self.nb_wait(w, now, true))
+            } else {
+                parking_lot::MutexGuard::unlocked(&mut seen_head, || {
+                    self.wait_for(w, true, timed, &mut wait, || self.has_room())
+                })
+            };
+            if let Some(o) = stop {
+                self.end_wait(w, &wait, false);
                 return (o, now);
             }
-        }
-        let k = st.writes as usize;
+        };
+        let words = self.slot(k % self.cap);
         let freed = if k >= self.cap && (self.depth > 0 || !blocking) {
-            st.tr[k % self.cap]
+            words.get(TR).map_or(0, |x| x.load(Ordering::Relaxed))
         } else {
             0
         };
         // Non-blocking: the slot must have been freed strictly before `now` (ties decide alike
         // whichever host thread comes first; rule F).
         if !blocking && k >= self.cap && freed >= now {
+            drop(seen_head);
+            self.end_wait(w, &wait, true);
             return (FifoOutcome::NotReady, now);
         }
         let mut t = now.max(freed);
-        let slot = (st.head + st.len) % self.cap;
-        st.tw[slot] = if now == UNTIMED { 0 } else { t };
+        if let Some(x) = words.get(TW) {
+            x.store(if now == UNTIMED { 0 } else { t }, Ordering::Relaxed);
+        }
         let n = src.len().min(self.elem);
-        let dst = &mut st.buf[slot * self.elem..(slot + 1) * self.elem];
-        dst[..n].copy_from_slice(&src[..n]);
-        dst[n..].fill(0);
-        st.len += 1;
-        st.writes += 1;
-        let seq = st.writes;
-        self.changed(&st);
+        for (i, word) in words.iter().skip(DATA).enumerate() {
+            let mut b = [0u8; 8];
+            let lo = (i * 8).min(n);
+            let hi = (i * 8 + 8).min(n);
+            b[..hi - lo].copy_from_slice(&src[lo..hi]);
+            word.store(u64::from_le_bytes(b), Ordering::Relaxed);
+        }
+        self.tail.0.store(k + 1, Ordering::SeqCst);
+        self.signal(blocking && timed_or_kernel(w), true);
         if self.depth == 0 && blocking {
-            while st.reads < seq {
-                if let Some(o) =
-                    self.block(&mut st, w, true, timed, &mut waited, &mut sim, &mut spins)
-                {
+            // Rendezvous: the element must be taken (the writer lock stays held, so no other
+            // writer reuses the slot before its read tick is known).
+            let seq = k + 1;
+            let taken = || self.head.0.load(Ordering::SeqCst) >= seq;
+            if !taken() {
+                if let Some(o) = self.wait_for(w, true, timed, &mut wait, taken) {
+                    drop(seen_head);
+                    self.end_wait(w, &wait, false);
                     return (o, now);
                 }
             }
-            t = t.max(st.tr[k % self.cap]);
+            t = t.max(words.get(TR).map_or(0, |x| x.load(Ordering::Acquire)));
         }
-        Self::sim_leave(&mut st, w, sim);
-        drop(st);
-        if waited {
-            w.end();
-            if timed {
-                w.run.publish_clock(t);
-            }
+        drop(seen_head);
+        self.end_wait(w, &wait, true);
+        if wait.waited && timed {
+            w.run.publish_clock(t);
         }
-        (FifoOutcome::Done { waited }, t)
+        (
+            FifoOutcome::Done {
+                waited: wait.waited,
+            },
+            t,
+        )
     }
 
     /// Reads one element into `dst` (element-size bytes).
@@ -413,50 +628,69 @@ impl Fifo {
         if timed {
             w.run.publish_clock(now);
         }
-        let mut st = self.st.lock();
-        let mut waited = false;
-        let mut sim = None;
-        let mut spins = 0u32;
-        while st.len == 0 {
-            if !blocking {
+        let mut wait = Wait::default();
+        let mut seen_tail = self.rlock.0.lock();
+        let k = loop {
+            let k = self.head.0.load(Ordering::Relaxed);
+            if *seen_tail > k {
+                break k;
+            }
+            *seen_tail = self.tail.0.load(Ordering::Acquire);
+            if *seen_tail > k {
+                break k;
+            }
+            let stop = if !blocking {
                 if !timed || !w.run.timed() {
                     return (FifoOutcome::NotReady, now);
                 }
-                match self.nb_wait(&mut st, w, now, false) {
-                    Some(o) => return (o, now),
-                    None => continue,
-                }
-            }
-            if let Some(o) = self.block(&mut st, w, false, timed, &mut waited, &mut sim, &mut spins)
-            {
+                parking_lot::MutexGuard::unlocked(&mut seen_tail, || self.nb_wait(w, now, false))
+            } else {
+                parking_lot::MutexGuard::unlocked(&mut seen_tail, || {
+                    self.wait_for(w, false, timed, &mut wait, || self.has_element())
+                })
+            };
+            if let Some(o) = stop {
+                self.end_wait(w, &wait, false);
                 return (o, now);
             }
-        }
-        let slot = st.head;
+        };
+        let words = self.slot(k % self.cap);
+        let tw = words.get(TW).map_or(0, |x| x.load(Ordering::Relaxed));
         let hop = if self.depth > 0 { TICKS_PER_CYCLE } else { 0 };
-        let avail = st.tw[slot].saturating_add(hop);
-        if !blocking && st.tw[slot].saturating_add(self.nb_hop()) > now {
+        let avail = tw.saturating_add(hop);
+        if !blocking && tw.saturating_add(self.nb_hop()) > now {
+            drop(seen_tail);
+            self.end_wait(w, &wait, true);
             return (FifoOutcome::NotReady, now);
         }
         let t = now.max(avail);
-        let k = st.reads as usize;
-        st.tr[k % self.cap] = if now == UNTIMED { 0 } else { t };
-        let n = dst.len().min(self.elem);
-        dst[..n].copy_from_slice(&st.buf[slot * self.elem..slot * self.elem + n]);
-        dst[n..].fill(0);
-        st.head = (st.head + 1) % self.cap;
-        st.len -= 1;
-        st.reads += 1;
-        self.changed(&st);
-        Self::sim_leave(&mut st, w, sim);
-        drop(st);
-        if waited {
-            w.end();
-            if timed {
-                w.run.publish_clock(t);
-            }
+        if let Some(x) = words.get(TR) {
+            x.store(if now == UNTIMED { 0 } else { t }, Ordering::Relaxed);
         }
-        (FifoOutcome::Done { waited }, t)
+        let n = dst.len().min(self.elem);
+        for (i, word) in words.iter().skip(DATA).enumerate() {
+            let lo = (i * 8).min(n);
+            let hi = (i * 8 + 8).min(n);
+            if lo >= hi {
+                break;
+            }
+            let b = word.load(Ordering::Relaxed).to_le_bytes();
+            dst[lo..hi].copy_from_slice(&b[..hi - lo]);
+        }
+        dst[n..].fill(0);
+        self.head.0.store(k + 1, Ordering::SeqCst);
+        self.signal(blocking && timed_or_kernel(w), false);
+        drop(seen_tail);
+        self.end_wait(w, &wait, true);
+        if wait.waited && timed {
+            w.run.publish_clock(t);
+        }
+        (
+            FifoOutcome::Done {
+                waited: wait.waited,
+            },
+            t,
+        )
     }
 }
 

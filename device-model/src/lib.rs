@@ -15,7 +15,7 @@ pub mod memory;
 pub mod program;
 pub mod timing;
 
-pub use activity::{Activity, ActivityReport, BlockedOn, KernelActivity};
+pub use activity::{Activity, ActivityReport, BlockedOn, KernelActivity, Quiescence};
 pub use board::{Board, BoardError, BoardSet, MemoryBankGroup};
 pub use counters::{Counters, SiteCounts};
 pub use fault::{

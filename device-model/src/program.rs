@@ -207,9 +207,9 @@ pub struct AutorunStatus {
     /// Where the counters lie in simulated time, for instances that run with a clock (the
     /// kernel's static analysis succeeded); `None` for untimed instances.
     pub window: Option<AutorunWindow>,
-    /// Back-off sleeps (1 ms) the instance took since start: one after each execution that
-    /// moved no channel or pipe element (e.g. only failed non-blocking operations) and took
-    /// less than 1 ms of wall time. 0 for an instance whose every execution moves data.
+    /// Back-off sleeps (1 ms, doubling every 4 up to 64 ms while it stays idle) the instance
+    /// took since start: one after each execution that moved no channel or pipe element (e.g.
+    /// only failed non-blocking operations) and took less than 1 ms of wall time. 0 for an instance whose every execution moves data.
     pub backoffs: u64,
 }
 
@@ -473,8 +473,11 @@ impl ProgramInstance {
         run_kernel(&self.inner, spec, [0; 3], counters, clock, None)
     }
 
-    /// Status and live counters of every autorun kernel instance.
+    /// Status and live counters of every autorun kernel instance, once they have settled
+    /// ([`Activity::settle_autorun`], at most 2 s): the same program and inputs give the same
+    /// counts whatever the host's load.
     pub fn autorun_status(&self) -> Vec<AutorunStatus> {
+        self.inner.activity.settle_autorun(Duration::from_secs(2));
         self.inner
             .autorun
             .iter()
@@ -596,6 +599,9 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
             .fold(0u64, |a, s| a.wrapping_add(s.fires))
     };
     let mut last_moved = moved(&slot.counters.snapshot());
+    // Consecutive executions that moved nothing, and the current back-off.
+    let mut streak = 0u64;
+    let mut backoff = BACKOFF_MIN;
     while !inner.shutdown.load(Ordering::Relaxed) {
         let t0 = Instant::now();
         if let Some(p) = plan.as_mut() {
@@ -642,16 +648,31 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
                 break;
             }
         };
+        // The deadlock diagnosis counts an instance that keeps moving nothing as unable to
+        // unblock anyone (Activity::quiescence).
+        streak = if idle { streak + 1 } else { 0 };
+        reg.state().set_idle_streak(streak);
         // An execution that moved no channel/pipe element (only failed non-blocking
-        // operations, or none) and finished quickly would spin with nothing to do; pace it.
-        // One that moved data restarts at once (the guide's one-item-per-execution pattern);
-        // the simulated clock (rule A1) does not depend on this.
-        if idle && t0.elapsed() < Duration::from_millis(1) {
+        // operations, or none) and finished quickly would spin with nothing to do; pace it:
+        // it sleeps for a back-off that doubles every 4 executions (1 ms up to 64 ms) while the
+        // instance stays idle, so idle compute units stay off the CPU. One that moved data restarts at once (the guide's
+        // one-item-per-execution pattern); the simulated clock (rule A1) does not depend on
+        // this.
+        if !idle {
+            backoff = BACKOFF_MIN;
+        } else if t0.elapsed() < BACKOFF_MIN {
             slot.backoffs.fetch_add(1, Ordering::Relaxed);
-            std::thread::sleep(Duration::from_millis(1));
+            std::thread::sleep(backoff);
+            if streak.is_multiple_of(4) {
+                backoff = (backoff * 2).min(BACKOFF_MAX);
+            }
         }
     }
 }
+
+/// Back-off of an autorun execution that moved nothing: the first, and the longest.
+const BACKOFF_MIN: Duration = Duration::from_millis(1);
+const BACKOFF_MAX: Duration = Duration::from_millis(64);
 
 /// Validates sizes and picks the local size.
 /// Global size, local size, number of groups and global offset of a launch.
@@ -1111,6 +1132,8 @@ fn run_kernel(
             None => Ok(()),
         }
     };
+    // Wake-ups this thread's FIFO operations deferred (fifo.rs) are due now.
+    crate::fifo::flush_owed_wakes();
     drop(own);
     if !oob.is_empty() {
         oob.sort_by(|a, b| {

@@ -159,3 +159,38 @@ fn process_cpu_seconds() -> f64 {
     let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
     ticks / 100.0
 }
+
+/// Issue 15 item 8: 200 autorun compute units blocked in their reads (nothing feeds them)
+/// stay off the CPU while the host sleeps: their reads park (no spinning or yielding) and
+/// wake only on a channel operation, on shutdown or every 200 ms. (Polling compute units are
+/// paced by the back-off of `idle_autorun_poller_backs_off`; many of them still cost CPU
+/// through the non-blocking decisions of rule F-nb, which scan every timed execution.)
+#[test]
+fn two_hundred_idle_autorun_compute_units_stay_off_the_cpu() {
+    const SRC: &str = r#"
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel int in_b[200] __attribute__((depth(4)));
+channel int out __attribute__((depth(4)));
+__attribute__((max_global_work_dim(0))) __attribute__((autorun))
+__attribute__((num_compute_units(200)))
+__kernel void blocked(void) { write_channel_intel(out, read_channel_intel(in_b[get_compute_id(0)])); }
+"#;
+    let t_build = Instant::now();
+    let inst = kit(SRC, 1).inst;
+    assert!(
+        t_build.elapsed() < Duration::from_secs(20),
+        "loading 200 compute units took {:?}",
+        t_build.elapsed()
+    );
+    // Let every instance reach its read, then measure.
+    std::thread::sleep(Duration::from_millis(300));
+    let cpu0 = process_cpu_seconds();
+    let t0 = Instant::now();
+    std::thread::sleep(Duration::from_millis(1000));
+    let secs = t0.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu0;
+    eprintln!("200 idle autorun compute units: {cpu:.3} s CPU in {secs:.3} s");
+    assert!(cpu < secs * 0.1, "{cpu} s CPU in {secs} s");
+    assert_eq!(inst.autorun_status().len(), 200);
+    inst.shutdown();
+}

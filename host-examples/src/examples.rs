@@ -154,6 +154,15 @@ pub const EXAMPLES: &[Example] = &[
                       queue; depth 0 and buffered, non-blocking reads, *_altera names",
     },
     Example {
+        name: "channel_pair",
+        source: "channel_pair.c",
+        kernels: &["channel_pair.cl"],
+        needs_kernels: true,
+        description: "producer/consumer single work-item kernels on two queues joined by one \
+                      channel of CHPAIR_DEPTH (default 16): CHPAIR_N values, checked, with \
+                      the throughput in values/s",
+    },
+    Example {
         name: "nb_channels",
         source: "nb_channels.c",
         kernels: &["nb_channels.cl"],

@@ -264,31 +264,41 @@ impl Device {
     }
 }
 
-/// Deadlock detection for a waiting host thread: samples the device's activity; when every
-/// running enqueued kernel is blocked on a channel or pipe in two consecutive samples, no
-/// operation made progress in between, and no other command of the device is running or about
-/// to start, the blocked kernels are aborted (each then fails with a fault naming its channel
-/// and source line). A command held back by a user event that another host thread will set
-/// later cannot be foreseen; hosts that do this while waiting on a blocked kernel get a
-/// deadlock report.
+/// Deadlock detection for a waiting host thread, decided from the device's state alone (never
+/// from elapsed time, so a loaded machine that deschedules a kernel's thread cannot make a
+/// correct program fail): the blocked kernels are aborted (each then fails with a fault naming
+/// its channel and source line) when no other command of the device is running or about to
+/// start and two samples of [`Activity::quiescence`] confirm each other: every running
+/// enqueued kernel parked in a channel/pipe operation on a FIFO that nobody changed since,
+/// every autorun instance parked likewise or idle (moving nothing). A command held back by a
+/// user event that another host thread will set later cannot be foreseen; hosts that do this
+/// while waiting on a blocked kernel get a deadlock report.
+///
+/// [`Activity::quiescence`]: fpgacl_device_model::Activity::quiescence
 #[derive(Default)]
 pub struct DeadlockWatch {
-    last_progress: Option<u64>,
+    earlier: Option<fpgacl_device_model::Quiescence>,
 }
 
 impl DeadlockWatch {
     /// Takes one sample; returns true if it aborted deadlocked kernels.
     pub fn check(&mut self, dev: &Device, ctx: &crate::context::Context) -> bool {
-        let report = dev.activity.report();
-        if !report.all_enqueued_blocked() || dev.busy.load(Ordering::SeqCst) > 0 {
-            self.last_progress = None;
-            return false;
+        let now = match dev.activity.quiescence() {
+            Some(q) if dev.busy.load(Ordering::SeqCst) == 0 => q,
+            _ => {
+                self.earlier = None;
+                return false;
+            }
+        };
+        match self.earlier.as_ref().map(|e| now.confirms(e)) {
+            Some(Some(true)) => {}
+            Some(Some(false)) => return false,
+            _ => {
+                self.earlier = Some(now);
+                return false;
+            }
         }
-        if self.last_progress != Some(report.progress) {
-            self.last_progress = Some(report.progress);
-            return false;
-        }
-        self.last_progress = None;
+        self.earlier = None;
         let aborted = dev.activity.abort_blocked();
         if aborted.is_empty() {
             return false;

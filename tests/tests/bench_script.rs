@@ -32,12 +32,19 @@ fn bench_script_runs_every_program_on_every_implementation() {
         .env("MANDEL_N", "16")
         .env("NBODY_N", "16")
         .env("ENQ_SIZES", "100 1000")
+        .env("CHPAIR_N", "4096")
         .env("FPGACL_BENCH_LIB_DIR", &lib_dir)
         .env("CARGO_TARGET_DIR", &target_dir)
         .env_remove("HOST_PLATFORM")
         .env_remove("OCL_ICD_VENDORS");
     let out = run_with_timeout(&mut cmd, Duration::from_secs(600)).expect("run bench.sh");
     assert!(out.success(), "bench.sh failed:\n{}", out.describe());
+    // The channel throughput case (fpgacl only): one values/s line per depth.
+    assert!(
+        out.stdout.contains("channel throughput on fpgacl") && out.stdout.contains("depth 1024"),
+        "{}",
+        out.describe()
+    );
     for program in ["vector_add", "task_loop", "matmul", "mandelbrot", "nbody"] {
         for imp in &impls {
             let row = out

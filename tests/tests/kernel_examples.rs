@@ -34,6 +34,8 @@ macro_rules! through_icd {
                 "compute_bench",
                 // conformance_api.rs
                 "conformance_api",
+                // channel_load.rs
+                "channel_pair",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()

@@ -335,7 +335,11 @@ fn autorun_captures_on_demand_with_clear_after_readback() {
     let (out, p) = run_profiled(
         "profile_autorun",
         "profile-autorun",
-        &[("ACL_RUNTIME_PROFILING_ACTIVE", "1")],
+        &[
+            ("ACL_RUNTIME_PROFILING_ACTIVE", "1"),
+            // The cumulative view (the default restarts the counters on every read).
+            ("FPGACL_AUTORUN_CUMULATIVE", "1"),
+        ],
     );
     const PAIRS: u64 = 512;
     let prog = p

@@ -6,6 +6,16 @@ use crate::ast::{Attribute, Expr, ExprKind};
 use crate::diag::Diagnostics;
 use crate::ir::KernelAttrs;
 
+/// Deepest channel or pipe a program may declare (`depth(N)`), in elements: 2^24. An FPGA
+/// builds a channel's buffer from on-chip RAM; the largest devices hold some tens of MB of it,
+/// so a deeper FIFO cannot be built (the emulator allocates FIFO storage as it fills, but
+/// refuses such declarations as the compiler would). Documented in the README (Limits).
+pub const MAX_CHANNEL_DEPTH: u32 = 1 << 24;
+/// Most compute units of one kernel (`num_compute_units(X, Y, Z)`: X * Y * Z): 256. Each is a
+/// copy of the kernel's pipeline on the device (and a host thread for an autorun kernel).
+/// Documented in the README (Limits).
+pub const MAX_COMPUTE_UNITS: u64 = 256;
+
 /// Evaluates an attribute argument as an integer constant (reports its own errors).
 pub type EvalInt<'a> = dyn FnMut(&Expr, &mut Diagnostics) -> Option<i128> + 'a;
 
@@ -176,6 +186,17 @@ pub fn kernel_attrs(
                         k.num_compute_units[i] = x;
                     }
                 }
+                let total: u64 = k.num_compute_units.iter().map(|&x| x as u64).product();
+                if total > MAX_COMPUTE_UNITS {
+                    diags.error(
+                        a.loc,
+                        format!(
+                            "'num_compute_units' asks for {total} compute units; at most \
+                             {MAX_COMPUTE_UNITS} are supported"
+                        ),
+                    );
+                    k.num_compute_units = [1, 1, 1];
+                }
             }
             "num_simd_work_items" => {
                 if !arity(a, 1, 1, diags) {
@@ -342,7 +363,19 @@ pub fn var_attrs(attrs: &[Attribute], eval: &mut EvalInt, diags: &mut Diagnostic
                     }
                 }
             }
-            "depth" => v.depth = one(diags, eval, true),
+            "depth" => {
+                v.depth = one(diags, eval, true);
+                if let Some(d) = v.depth.filter(|&d| d > MAX_CHANNEL_DEPTH) {
+                    diags.error(
+                        a.loc,
+                        format!(
+                            "'depth({d})' exceeds the deepest supported channel or pipe \
+                             ({MAX_CHANNEL_DEPTH} elements)"
+                        ),
+                    );
+                    v.depth = None;
+                }
+            }
             "io" => {
                 if arity(a, 1, 1, diags) {
                     match &a.args[0].kind {

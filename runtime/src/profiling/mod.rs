@@ -160,9 +160,28 @@ pub fn snapshot_event(ev: &Arc<Event>) -> CLResult<()> {
     Ok(())
 }
 
+/// Whether autorun counters accumulate across `clGetProfileDataDeviceIntelFPGA` reads
+/// (`FPGACL_AUTORUN_CUMULATIVE=1`: restarted only by `clear_counters_after_readback`).
+/// By default every read restarts them, as Intel's runtime does.
+pub const AUTORUN_CUMULATIVE_VAR: &str = "FPGACL_AUTORUN_CUMULATIVE";
+
+fn autorun_cumulative() -> bool {
+    static CUMULATIVE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CUMULATIVE.get_or_init(|| {
+        std::env::var(AUTORUN_CUMULATIVE_VAR).is_ok_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "1" | "true" | "yes" | "on"
+            )
+        })
+    })
+}
+
 /// `clGetProfileDataDeviceIntelFPGA`: with `read_auto`, one `AutorunCapture` per compute unit
 /// of every autorun kernel of `program` (all programs of the device when `None`), counters
-/// since the previous cleared capture; `clear` then restarts the counters. With
+/// since the previous read (Intel's semantics: every read restarts the autorun counters;
+/// with `FPGACL_AUTORUN_CUMULATIVE=1`, since the previous cleared capture, and `clear` then
+/// restarts them). With
 /// `read_enqueued`, a `Snapshot` of every enqueued kernel of those programs still running.
 /// Capture times are ns since host start and increase from call to call.
 pub fn capture_device(
@@ -172,6 +191,7 @@ pub fn capture_device(
     read_auto: bool,
     clear: bool,
 ) -> CLResult<()> {
+    let clear = clear || !autorun_cumulative();
     let Some(s) = session::current() else {
         if let (true, Some(inst)) = (clear, program) {
             inst.clear_autorun_counters();
