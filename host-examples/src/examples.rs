@@ -103,6 +103,14 @@ pub const EXAMPLES: &[Example] = &[
                       loop-carried sum, squares and hash, launched with clEnqueueTask",
     },
     Example {
+        name: "unrolled_helper",
+        source: "unrolled_helper.c",
+        kernels: &["unrolled_helper.cl"],
+        needs_kernels: true,
+        description: "a 64-deep shift register in a helper unrolled after inlining \
+                      (UH_COUNT iterations, default 65536): II 1, one cycle per iteration",
+    },
+    Example {
         name: "grid_stride",
         source: "grid_stride.c",
         kernels: &["grid_stride.cl"],

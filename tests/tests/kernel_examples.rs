@@ -29,6 +29,8 @@ macro_rules! through_icd {
                 "customer_mix",
                 "stream_pipeline",
                 "api_errors",
+                // unrolled_helper.rs
+                "unrolled_helper",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()
