@@ -120,6 +120,14 @@ pub const EXAMPLES: &[Example] = &[
                       host (benchmark)",
     },
     Example {
+        name: "unrolled_helper",
+        source: "unrolled_helper.c",
+        kernels: &["unrolled_helper.cl"],
+        needs_kernels: true,
+        description: "a 64-deep shift register in a helper unrolled after inlining \
+                      (UH_COUNT iterations, default 65536): II 1, one cycle per iteration",
+    },
+    Example {
         name: "grid_stride",
         source: "grid_stride.c",
         kernels: &["grid_stride.cl"],

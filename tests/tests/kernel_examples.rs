@@ -36,6 +36,8 @@ macro_rules! through_icd {
                 "conformance_api",
                 // channel_load.rs
                 "channel_pair",
+                // unrolled_helper.rs
+                "unrolled_helper",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()
