@@ -81,6 +81,9 @@ pub struct BuildOptions {
     /// `CL_MEM_CHANNEL_INTEL` flag names (`default`: the board's first memory type). The
     /// timing model's rule B5 reads it back from the program's options.
     pub no_interleaving: Option<String>,
+    /// `-include FILE` (GCC's spelling): files read as if `#include "FILE"` were the first
+    /// lines of every main source file, in order (Intel's flow for RTL library headers).
+    pub forced_includes: Vec<String>,
     /// The options string as given.
     pub raw: String,
 }
@@ -179,6 +182,22 @@ impl BuildOptions {
                 }
                 continue;
             }
+            if let Some(v) = w.strip_prefix("-clock=") {
+                // Intel's kernel clock target, recorded in the options (`raw`); the timing
+                // model reads it from there.
+                let mhz = v.trim_end_matches("MHz").trim_end_matches("mhz");
+                if !mhz.parse::<f64>().is_ok_and(|f| f.is_finite() && f > 0.0) {
+                    return Err(format!(
+                        "invalid value '{v}' in '-clock=' (expected a frequency in MHz, e.g. -clock=300)"
+                    ));
+                }
+                continue;
+            }
+            if w == "-include" {
+                let v = value_of("-include", "")?;
+                o.forced_includes.push(v);
+                continue;
+            }
             if let Some(v) = w
                 .strip_prefix("-seed=")
                 .or_else(|| w.strip_prefix("-const-cache-bytes="))
@@ -250,6 +269,7 @@ impl BuildOptions {
             board: self.board.clone(),
             fast_relaxed_math: self.fast_relaxed_math,
             finite_math_only: self.finite_math_only,
+            forced_includes: self.forced_includes.clone(),
         }
     }
 }
@@ -429,6 +449,17 @@ mod tests {
         assert_eq!(o.no_interleaving.as_deref(), Some("default"));
         let o = BuildOptions::parse("-no-interleaving=DDR4").unwrap();
         assert_eq!(o.no_interleaving.as_deref(), Some("DDR4"));
+        let o = BuildOptions::parse("-clock=300 -include lib.h -include \"b c.h\"").unwrap();
+        assert_eq!(o.forced_includes, ["lib.h", "b c.h"]);
+        assert_eq!(o.pp_options().forced_includes, ["lib.h", "b c.h"]);
+        assert!(BuildOptions::parse("-clock=250MHz").is_ok());
+        for bad in ["-clock=", "-clock=fast", "-clock=-5", "-include"] {
+            let e = BuildOptions::parse(bad).unwrap_err();
+            assert!(
+                e.contains("-clock=") || e.contains("-include"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]

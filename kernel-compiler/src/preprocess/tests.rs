@@ -632,3 +632,33 @@ fn unterminated_header_name_reported_once_and_not_when_skipped() {
         ["main.cl:1:10: error: missing terminating > character"]
     );
 }
+
+#[test]
+fn forced_includes_come_first_in_order_and_keep_main_lines() {
+    let opts = PpOptions {
+        forced_includes: vec!["a.h".into(), "b.h".into()],
+        ..PpOptions::default()
+    };
+    let (t, d, sm) = run_with(
+        "A B __LINE__",
+        &[("a.h", "#define A 7\n"), ("b.h", "#define B (A + 1)\n")],
+        &opts,
+    );
+    assert!(d.list.is_empty(), "{:?}", d.list);
+    let mut d2 = Diagnostics::default();
+    let want = lex(FileId(0), "7 (7 + 1) 1", &mut d2);
+    assert_eq!(kinds(&t), kinds(&want));
+    assert!(sm.files.iter().any(|f| f.name == "b.h"));
+    let missing = PpOptions {
+        forced_includes: vec!["nope.h".into()],
+        ..PpOptions::default()
+    };
+    let (_, d, _) = run_with("x", &[], &missing);
+    assert!(
+        d.list
+            .iter()
+            .any(|e| e.message.contains("-include: 'nope.h' file not found")),
+        "{:?}",
+        d.list
+    );
+}
