@@ -274,6 +274,11 @@ pub fn parse(args: &[String]) -> Result<AocCommand, String> {
             "-c" => c.compile_only = true,
             "-board" => c.board = Some(value("-board")?),
             "-march" => c.march = Some(value("-march")?),
+            "-no-interleaving" => {
+                let v = value("-no-interleaving")?;
+                c.build_options
+                    .push(format!("-no-interleaving={}", quote(&v)));
+            }
             "-include" => {
                 let v = value("-include")?;
                 c.build_options.push(format!("-include {}", quote(&v)));
@@ -393,6 +398,8 @@ mod tests {
             c.library_dirs,
             [PathBuf::from("dir"), PathBuf::from("dir2")]
         );
+        let c = p("--no-interleaving DDR4").unwrap();
+        assert_eq!(c.build_options, ["-no-interleaving=DDR4"]);
         let c = p("--report --json --dump-ir k.cl --cl-options -cl-mad-enable").unwrap();
         assert!(c.report && c.json && c.dump_ir);
         assert_eq!(c.build_options, ["-cl-mad-enable"]);

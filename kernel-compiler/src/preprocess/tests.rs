@@ -255,7 +255,7 @@ fn options_defines_board_and_version() {
         ..PpOptions::default()
     };
     let (t, d, _) = run_with(
-        "N FLAG F(3) __OPENCL_C_VERSION__ AOCL_BOARD_a10gx __FAST_RELAXED_MATH__ __FINITE_MATH_ONLY__
+        "N FLAG F(3) __OPENCL_C_VERSION__ AOCL_BOARD_a10gx ACL_BOARD_a10gx __FAST_RELAXED_MATH__ __FINITE_MATH_ONLY__
 #ifdef FP_FAST_FMA
 bad
 #endif",
@@ -264,7 +264,7 @@ bad
     );
     assert!(d.list.is_empty(), "{:?}", d.list);
     let mut d2 = Diagnostics::default();
-    let want = lex(FileId(0), "16 1 (3*2) 200 1 1 1", &mut d2);
+    let want = lex(FileId(0), "16 1 (3*2) 200 1 1 1 1", &mut d2);
     assert_eq!(kinds(&t), kinds(&want));
 }
 
