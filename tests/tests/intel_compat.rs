@@ -499,6 +499,19 @@ fn intel_style_project_builds_with_make_and_profiles() {
         assert!(r.end_ns > r.start_ns, "{k}: {r:?}");
         assert!(!r.sites.is_empty(), "{k} has no counters");
     }
+    // `aocl report` (from PATH, like Intel's) is `fpgacl report`.
+    let mut report = Command::new(root.join("bin/aocl"));
+    report
+        .current_dir(&dir)
+        .args(["report", "--text"])
+        .arg(&profile);
+    let rep = run_with_timeout(&mut report, DEFAULT_TIMEOUT).unwrap();
+    assert!(rep.success(), "aocl report:\n{}", rep.describe());
+    assert!(
+        rep.stdout.contains("consumer") && rep.stdout.contains("vector_scale.cl"),
+        "{}",
+        rep.stdout
+    );
     // The consumer's channel read is one of its counted sites.
     let consumer = runs.iter().find(|r| r.kernel == "consumer").unwrap();
     assert!(
