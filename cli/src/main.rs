@@ -5,13 +5,20 @@
 //! fpgacl profile -- ./host args         run a host program with profiling on, like `aocl profile`
 //! fpgacl report profile.mon             the terminal profiler (or --text / --json)
 //! fpgacl info                           the emulated platform, device and board
+//! fpgacl aocl compile-config|link-config|...   Intel's `aocl` utility (see `aocl.rs`)
+//! fpgacl sdk-root                       an Intel SDK-like folder ($INTELFPGAOCLSDKROOT)
 //! ```
+//!
+//! Invoked under the name `aoc` or `aocl` (a symlink to this binary, as in
+//! `$(fpgacl sdk-root)/bin/`), it is that command.
 
 mod aoc;
+mod aocl;
 mod locate;
 mod profile;
 mod progress;
 mod report;
+mod sdk;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -44,8 +51,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile OpenCL C into an .aocx and print the static FPGA report (like Intel's aoc).
-    Aoc(aoc::AocArgs),
+    /// Compile OpenCL C into an .aocx and print the static FPGA report (Intel's aoc command
+    /// line: `fpgacl aoc -help`).
+    #[command(disable_help_flag = true)]
+    Aoc {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Intel's aocl utility: compile-config, link-config, ldflags, ldlibs, list-devices,
+    /// diagnose, version, profile, report, library create, help.
+    #[command(disable_help_flag = true)]
+    Aocl {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Print (creating it if needed) an Intel SDK-like folder to use as $INTELFPGAOCLSDKROOT:
+    /// bin/aoc, bin/aocl, host/include, host/linux64/lib, board/.
+    SdkRoot,
     /// Run a host program against fpgacl with profiling on and summarise the profile.
     Profile(profile::ProfileArgs),
     /// Open the terminal profiler on a profile.mon (or print it with --text / --json).
@@ -55,13 +77,42 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(aoc::normalize_args(std::env::args()));
+    let args: Vec<String> = std::env::args().collect();
+    // Under the name `aoc` or `aocl` (a symlink), this binary is that command.
+    let invoked = args
+        .first()
+        .map(|a| {
+            std::path::Path::new(a)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    match invoked.as_str() {
+        "aoc" => return aoc::main(&args[1..]),
+        "aocl" => return aocl::main(&args[1..]),
+        _ => {}
+    }
+    // `fpgacl aoc ...` / `fpgacl aocl ...`: Intel's own command lines, not clap's.
+    match args.get(1).map(String::as_str) {
+        Some("aoc") => return aoc::main(&args[2..]),
+        Some("aocl") => return aocl::main(&args[2..]),
+        _ => {}
+    }
+    let cli = Cli::parse_from(args);
     let result = match cli.command {
-        Command::Aoc(args) => aoc::run(args),
+        Command::Aoc { args } => Ok(aoc::main(&args)),
+        Command::Aocl { args } => Ok(aocl::main(&args)),
         Command::Profile(args) => profile::run(args),
         Command::Report(args) => report::run(args),
         Command::Info => locate::print_info(),
+        Command::SdkRoot => sdk::print_root(),
     };
+    finish(result)
+}
+
+/// The exit code of a command's result; an error is printed as `fpgacl: <message>`.
+pub fn finish(result: Result<ExitCode, String>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(msg) => {
@@ -69,4 +120,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Runs `fpgacl <args>` parsed by clap (for `aocl profile` / `aocl report`).
+pub fn run_subcommand(args: Vec<String>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+    };
+    finish(match cli.command {
+        Command::Profile(args) => profile::run(args),
+        Command::Report(args) => report::run(args),
+        _ => Err("unexpected subcommand".into()),
+    })
 }

@@ -262,3 +262,295 @@ fn no_interleaving_is_recorded_and_checked_against_the_board() {
         assert!(!aocx.exists(), "{bad:?} wrote an .aocx");
     }
 }
+
+const VADD: &str =
+    "__kernel void vadd(__global const float *restrict x, __global float *restrict z) {\n\
+                    \x20 int i = get_global_id(0);\n  z[i] = x[i] * 2.0f;\n}\n";
+
+fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Issue 13 item 2 / issue 17 item 8: Intel's whole flag set in Intel's spelling is accepted;
+/// hardware-only flags get a one-line note each; `-o` without `.aocx` gets it appended and its
+/// folder is created; `-clock=` and the emulation flags are recorded in the binary's options;
+/// `-opt-arg=...` is not read as `-o`.
+#[test]
+fn intel_flag_set_is_accepted_and_recorded() {
+    let dir = scratch("aoc_intel_flags");
+    let src = dir.join("k.cl");
+    std::fs::write(&src, VADD).unwrap();
+    let hardware = [
+        "-high-effort",
+        "-seed=7",
+        "-rtl",
+        "-incremental",
+        "-fast-compile",
+        "-O3",
+        "-save-temps",
+        "-no-accessor-aliasing",
+        "-opt-arg=-nocfg",
+        "-legacy-emulator",
+        "-emulator-channel-depth-model=strict",
+        "-board-package=/opt/bsp",
+    ];
+    let out = fpgacl()
+        .arg("aoc")
+        .args([
+            "-march=emulator",
+            "-board=fpgacl_a10",
+            "-clock=300",
+            "-fp-relaxed",
+            "-fpc",
+            "-ffp-contract=fast",
+            "-profile=all",
+            "-no-interleaving=default",
+            "-W",
+            "-g",
+            "-v",
+            "-v",
+            "-DN=4",
+            "-I",
+            "inc",
+        ])
+        .args(hardware)
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("new/bin/k"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    for h in hardware {
+        assert_eq!(
+            err.lines()
+                .filter(|l| l.contains(h) && l.contains("note"))
+                .count(),
+            1,
+            "one note for {h}: {err}"
+        );
+    }
+    let aocx = dir.join("new/bin/k.aocx");
+    let container =
+        fpgacl_kernel_compiler::aocx::read(&std::fs::read(&aocx).expect("bin/k.aocx written"))
+            .unwrap();
+    for opt in [
+        "-clock=300",
+        "-fp-relaxed",
+        "-fpc",
+        "-profile=all",
+        "-no-interleaving=default",
+        "-board=fpgacl_a10",
+        "-DN=4",
+        "-w",
+        "-g",
+    ] {
+        assert!(
+            container.options.split(' ').any(|w| w == opt),
+            "{opt} not in {}",
+            container.options
+        );
+    }
+    // -v said what it did.
+    assert!(err.contains("Selected target board fpgacl_a10"), "{err}");
+    assert!(!dir.join("new/bin/k").exists());
+}
+
+/// `-high-effort` was read as `-h` (help, exit 0, nothing built); unknown flags name
+/// themselves; `-h`/`-help` only for exactly those.
+#[test]
+fn flags_are_not_mistaken_and_rejected_ones_name_themselves() {
+    let dir = scratch("aoc_flag_names");
+    let src = dir.join("k.cl");
+    std::fs::write(&src, VADD).unwrap();
+    let out = fpgacl()
+        .args(["aoc", "-high-effort"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(dir.join("k.aocx").exists(), "-high-effort built nothing");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    for bad in [
+        "-frobnicate",
+        "-hx",
+        "-profile=everything",
+        "-seed=abc",
+        "--nope=1",
+    ] {
+        let out = fpgacl().args(["aoc", bad]).arg(&src).output().unwrap();
+        let err = stderr_of(&out);
+        assert!(!out.status.success(), "{bad} accepted");
+        let name = bad.trim_start_matches('-').split('=').next().unwrap();
+        assert!(err.contains(name), "{bad}: {err}");
+    }
+    for help in ["-h", "-help", "--help"] {
+        let out = fpgacl().args(["aoc", help]).output().unwrap();
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: aoc"));
+    }
+    for v in ["-version", "--version"] {
+        let out = fpgacl().args(["aoc", v]).output().unwrap();
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains(env!("CARGO_PKG_VERSION")));
+    }
+    let out = fpgacl().args(["aoc", "-list-boards"]).output().unwrap();
+    assert!(out.status.success());
+    let listed = String::from_utf8_lossy(&out.stdout);
+    // Every board of the device model's registry.
+    for b in fpgacl_device_model::BoardSet::default().boards {
+        assert!(listed.contains(&b.name), "{} not listed: {listed}", b.name);
+    }
+}
+
+/// gcc refuses `-o` naming an input; so does aoc (the source would be overwritten).
+#[test]
+fn output_equal_to_the_source_is_refused() {
+    let dir = scratch("aoc_o_is_input");
+    let src = dir.join("k.cl");
+    std::fs::write(&src, VADD).unwrap();
+    let out = fpgacl()
+        .arg("aoc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("refusing to overwrite"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&src).unwrap(), VADD);
+}
+
+/// `fpgacl aoc --report x.aocx` (and `aoc x.aocx`) print the report stored in a binary
+/// instead of "stream did not contain valid UTF-8".
+#[test]
+fn report_of_an_existing_binary() {
+    let dir = scratch("aoc_report_binary");
+    let src = dir.join("v.cl");
+    std::fs::write(&src, VADD).unwrap();
+    let aocx = dir.join("v.aocx");
+    let out = fpgacl().arg("aoc").arg(&src).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    for flag in ["--report", "-report"] {
+        let out = fpgacl().args(["aoc", flag]).arg(&aocx).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert!(stdout.contains("Kernel: vadd"), "{stdout}");
+        assert!(!stderr_of(&out).contains("UTF-8"));
+    }
+    let out = fpgacl()
+        .args(["aoc", "--json"])
+        .arg(&aocx)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert!(v.to_string().contains("vadd"));
+}
+
+/// Source bytes that are not UTF-8 (a Latin-1 comment) are accepted as `clBuildProgram`
+/// accepts them; `-board=` defines `AOCL_BOARD_<name>` and Intel's compiler macros.
+#[test]
+fn latin1_source_and_intel_predefined_macros() {
+    let dir = scratch("aoc_latin1");
+    let src = dir.join("k.cl");
+    let mut bytes =
+        b"// caf\xe9 \xff\n#ifndef AOCL_BOARD_fpgacl_a10\n#error no board macro\n#endif\n\
+#if !defined(INTELFPGA_CL)\n#error no INTELFPGA_CL\n#endif\n"
+            .to_vec();
+    bytes.extend_from_slice(VADD.as_bytes());
+    std::fs::write(&src, bytes).unwrap();
+    let out = fpgacl()
+        .args(["aoc", "-board=fpgacl_a10"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    // Without -board the default board's macro is defined (fpgacl_a10 is the default).
+    let out = fpgacl().arg("aoc").arg(&src).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}
+
+/// Several `.cl` files on one command line form one program, linked by symbol; `-c` makes an
+/// object that a later `aoc` links; `-c -o x.aoclib` makes a library that `-l`/`-L` link.
+#[test]
+fn several_sources_objects_and_libraries_link() {
+    let dir = scratch("aoc_link");
+    std::fs::write(
+        dir.join("main.cl"),
+        "int helper(int x);\n\
+         __kernel void k(__global int *p) { p[get_global_id(0)] = helper(3); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("helper.cl"),
+        "int helper(int x) { return x * 7; }\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        fpgacl()
+            .current_dir(&dir)
+            .arg("aoc")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["main.cl", "helper.cl", "-o", "both"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let both =
+        fpgacl_kernel_compiler::aocx::read(&std::fs::read(dir.join("both.aocx")).unwrap()).unwrap();
+    assert_eq!(both.units.len(), 2);
+    assert!(!both.report.is_empty());
+
+    let out = run(&["-c", "helper.cl"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(dir.join("helper.aoco").is_file());
+    let out = run(&["main.cl", "helper.aoco", "-o", "objs.aocx"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+
+    let out = run(&["-c", "helper.cl", "-o", "lib/helpers.aoclib"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let lib =
+        fpgacl_kernel_compiler::aocx::read(&std::fs::read(dir.join("lib/helpers.aoclib")).unwrap())
+            .unwrap();
+    assert_eq!(lib.kind, fpgacl_kernel_compiler::aocx::BinaryKind::Library);
+    let out = run(&[
+        "main.cl",
+        "-l",
+        "helpers.aoclib",
+        "-L",
+        "lib",
+        "-o",
+        "withlib",
+    ]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(dir.join("withlib.aocx").is_file());
+    // Without the library, the call is an undefined symbol.
+    let out = run(&["main.cl", "-c", "-o", "alone.aoco"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let out = run(&["alone.aoco", "-o", "alone.aocx"]);
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("helper"), "{}", stderr_of(&out));
+    let out = run(&["main.cl", "-l", "missing.aoclib"]);
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("missing.aoclib"));
+}
+
+/// The binary answers to the name `aoc` (a symlink, as in `$(fpgacl sdk-root)/bin`).
+#[test]
+fn answers_to_the_name_aoc() {
+    let dir = scratch("aoc_symlink");
+    let link = dir.join("aoc");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fpgacl"), &link).unwrap();
+    std::fs::write(dir.join("k.cl"), VADD).unwrap();
+    let out = std::process::Command::new(&link)
+        .current_dir(&dir)
+        .args(["-march=emulator", "k.cl", "-o", "out/k"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(dir.join("out/k.aocx").is_file());
+}

@@ -19,6 +19,11 @@
 //! A reader accepts any minor version of its major version: newer minors may only append
 //! fields, and trailing payload bytes are ignored. Version 1.1 appended [`Aocx::kind`] and
 //! [`Aocx::units`] (separate compilation); a 1.0 file reads as an executable without units.
+//!
+//! [`intel`] reads `.aocx` files built by Intel's `aoc` (ELF) into this container: their
+//! OpenCL source and `aoc` flags, from which the runtime rebuilds them.
+
+pub mod intel;
 
 use crate::link::Unit;
 use crate::preprocess::MapResolver;

@@ -18,6 +18,7 @@
 //! extensions checks (both are always available; `half` arithmetic computes in `float`).
 
 pub mod analysis;
+pub mod aoc_flags;
 pub mod aocx;
 pub mod ast;
 pub mod build;

@@ -86,6 +86,9 @@ pub struct BuildOptions {
     /// of the board's default.
     /// In kHz (whole), so that the options stay `Eq`; [`BuildOptions::clock_mhz`].
     pub clock_khz: Option<u64>,
+    /// `-include FILE` (GCC's spelling): files read as if `#include "FILE"` were the first
+    /// lines of every main source file, in order (Intel's flow for RTL library headers).
+    pub forced_includes: Vec<String>,
     /// The options string as given.
     pub raw: String,
 }
@@ -206,6 +209,11 @@ impl BuildOptions {
                 }
                 continue;
             }
+            if w == "-include" {
+                let v = value_of("-include", "")?;
+                o.forced_includes.push(v);
+                continue;
+            }
             if let Some(v) = w
                 .strip_prefix("-seed=")
                 .or_else(|| w.strip_prefix("-const-cache-bytes="))
@@ -277,6 +285,7 @@ impl BuildOptions {
             board: self.board.clone(),
             fast_relaxed_math: self.fast_relaxed_math,
             finite_math_only: self.finite_math_only,
+            forced_includes: self.forced_includes.clone(),
         }
     }
 }
@@ -467,6 +476,10 @@ mod tests {
             let e = BuildOptions::parse(bad).unwrap_err();
             assert!(e.starts_with("invalid value"), "{bad}: {e}");
         }
+        let o = BuildOptions::parse("-clock=300 -include lib.h -include \"b c.h\"").unwrap();
+        assert_eq!(o.forced_includes, ["lib.h", "b c.h"]);
+        assert_eq!(o.pp_options().forced_includes, ["lib.h", "b c.h"]);
+        assert!(BuildOptions::parse("-include").unwrap_err().contains("-include"));
     }
 
     #[test]

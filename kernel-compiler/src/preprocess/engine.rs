@@ -186,6 +186,14 @@ impl<'a> Pp<'a> {
         let end = lexer::end_loc(main, &text);
         self.file_ids.insert(name.clone(), main);
         self.push_file(main, name, &text);
+        // `-include FILE`: as if `#include "FILE"` were the first lines of the main file (the
+        // last one pushed is read first, so they are pushed in reverse order).
+        let main_dir = self.files.last().and_then(|f| f.dir.clone());
+        let opts = self.opts;
+        for inc in opts.forced_includes.iter().rev() {
+            let at = Loc::new(main, 1, 1);
+            self.enter_include(inc, false, at, main_dir.clone(), "-include: ");
+        }
         while let Some(t) = self.next_expanded(&mut Src::File) {
             if t.ident() == Some("_Pragma") {
                 self.pragma_operator(t);
@@ -595,10 +603,22 @@ impl<'a> Pp<'a> {
             return;
         }
         let from_dir = self.files.last().and_then(|f| f.dir.clone());
-        let Some((display, text)) = self.resolver.resolve(&name, from_dir.as_deref(), angled)
-        else {
+        self.enter_include(&name, angled, name_loc, from_dir, "");
+    }
+
+    /// Opens included file `name` (searched from `from_dir` for a quoted name) on top of the
+    /// file stack; `what` prefixes the not-found message (for `-include`).
+    fn enter_include(
+        &mut self,
+        name: &str,
+        angled: bool,
+        name_loc: Loc,
+        from_dir: Option<std::path::PathBuf>,
+        what: &str,
+    ) {
+        let Some((display, text)) = self.resolver.resolve(name, from_dir.as_deref(), angled) else {
             self.diags
-                .error(name_loc, format!("'{name}' file not found"));
+                .error(name_loc, format!("{what}'{name}' file not found"));
             return;
         };
         if self.once.contains(&display) {

@@ -44,6 +44,9 @@ pub struct PpOptions {
     pub fast_relaxed_math: bool,
     /// `-cl-finite-math-only` (or fast relaxed math): `__FINITE_MATH_ONLY__` is 1.
     pub finite_math_only: bool,
+    /// `-include FILE`: read before the main file, as if `#include "FILE"` were its first
+    /// line (found like a quoted include from the main file's folder, then `-I`).
+    pub forced_includes: Vec<String>,
 }
 
 impl Default for PpOptions {
@@ -56,6 +59,7 @@ impl Default for PpOptions {
             board: None,
             fast_relaxed_math: false,
             finite_math_only: false,
+            forced_includes: Vec::new(),
         }
     }
 }

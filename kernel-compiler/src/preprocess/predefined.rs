@@ -145,6 +145,8 @@ pub fn predefined_macros(opts: &PpOptions) -> String {
             .collect();
         if !id.is_empty() {
             def(&format!("AOCL_BOARD_{id}"), "1");
+            // The older spelling Intel's compiler still defines for compatibility.
+            def(&format!("ACL_BOARD_{id}"), "1");
         }
     }
     if opts.fast_relaxed_math {

@@ -255,7 +255,7 @@ fn options_defines_board_and_version() {
         ..PpOptions::default()
     };
     let (t, d, _) = run_with(
-        "N FLAG F(3) __OPENCL_C_VERSION__ AOCL_BOARD_a10gx __FAST_RELAXED_MATH__ __FINITE_MATH_ONLY__
+        "N FLAG F(3) __OPENCL_C_VERSION__ AOCL_BOARD_a10gx ACL_BOARD_a10gx __FAST_RELAXED_MATH__ __FINITE_MATH_ONLY__
 #ifdef FP_FAST_FMA
 bad
 #endif",
@@ -264,7 +264,7 @@ bad
     );
     assert!(d.list.is_empty(), "{:?}", d.list);
     let mut d2 = Diagnostics::default();
-    let want = lex(FileId(0), "16 1 (3*2) 200 1 1 1", &mut d2);
+    let want = lex(FileId(0), "16 1 (3*2) 200 1 1 1 1", &mut d2);
     assert_eq!(kinds(&t), kinds(&want));
 }
 
@@ -630,5 +630,35 @@ fn unterminated_header_name_reported_once_and_not_when_skipped() {
     assert_eq!(
         errors("#include <foo.h\n#if 0\n#include \"bar\n#endif"),
         ["main.cl:1:10: error: missing terminating > character"]
+    );
+}
+
+#[test]
+fn forced_includes_come_first_in_order_and_keep_main_lines() {
+    let opts = PpOptions {
+        forced_includes: vec!["a.h".into(), "b.h".into()],
+        ..PpOptions::default()
+    };
+    let (t, d, sm) = run_with(
+        "A B __LINE__",
+        &[("a.h", "#define A 7\n"), ("b.h", "#define B (A + 1)\n")],
+        &opts,
+    );
+    assert!(d.list.is_empty(), "{:?}", d.list);
+    let mut d2 = Diagnostics::default();
+    let want = lex(FileId(0), "7 (7 + 1) 1", &mut d2);
+    assert_eq!(kinds(&t), kinds(&want));
+    assert!(sm.files.iter().any(|f| f.name == "b.h"));
+    let missing = PpOptions {
+        forced_includes: vec!["nope.h".into()],
+        ..PpOptions::default()
+    };
+    let (_, d, _) = run_with("x", &[], &missing);
+    assert!(
+        d.list
+            .iter()
+            .any(|e| e.message.contains("-include: 'nope.h' file not found")),
+        "{:?}",
+        d.list
     );
 }

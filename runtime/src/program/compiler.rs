@@ -138,7 +138,11 @@ pub enum Loaded {
 /// Reads an `.aocx` binary; an executable is rebuilt (or linked again). `Err` with a message
 /// if the bytes are not a valid `.aocx` or the program in it does not build.
 pub fn read_binary(bytes: &[u8]) -> Result<Loaded, String> {
-    let a = aocx::read(bytes).map_err(|e| e.to_string())?;
+    let a = if aocx::intel::looks_like_elf(bytes) {
+        read_intel_binary(bytes)?
+    } else {
+        aocx::read(bytes).map_err(|e| e.to_string())?
+    };
     match a.kind {
         BinaryKind::Object | BinaryKind::Library => {
             let kind = if a.kind == BinaryKind::Object {
@@ -199,4 +203,52 @@ pub fn read_binary(bytes: &[u8]) -> Result<Loaded, String> {
             out.log
         )),
     }
+}
+
+/// An `.aocx` built by Intel's `aoc` (ELF): its stored OpenCL source, rebuilt with the `aoc`
+/// flags it was built with. Says so on stderr once per distinct binary.
+fn read_intel_binary(bytes: &[u8]) -> Result<Aocx, String> {
+    static SAID: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+    let intel = aocx::intel::read(bytes).map_err(|e| format!("Intel-built .aocx: {e}"))?;
+    let crc = fnv1a(bytes);
+    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    if !said.contains(&crc) {
+        said.push(crc);
+        let main = intel
+            .aocx
+            .main_files
+            .first()
+            .and_then(|f| intel.aocx.sources.file(*f))
+            .map_or("?", |f| f.name.as_str())
+            .to_string();
+        let mut msg = format!(
+            "fpgacl: this .aocx was built by Intel's aoc{}; fpgacl cannot run its image and \
+             rebuilds its OpenCL source instead ({main}, {} file(s)) with options '{}'",
+            intel
+                .board
+                .as_deref()
+                .map(|b| format!(" for board {b}"))
+                .unwrap_or_default(),
+            intel.aocx.sources.files.len(),
+            intel.aocx.options
+        );
+        if !intel.ignored.is_empty() {
+            msg.push_str(&format!(
+                " (aoc flags not used: {})",
+                intel.ignored.join(" ")
+            ));
+        }
+        eprintln!("{msg}");
+    }
+    Ok(intel.aocx)
+}
+
+/// FNV-1a hash of `bytes`: tells binaries apart for the once-only message.
+fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in bytes {
+        h ^= u32::from(*b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
 }

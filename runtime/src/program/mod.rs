@@ -55,6 +55,10 @@ pub struct Program {
     analysis: Mutex<Option<Arc<Report>>>,
 }
 
+/// The build log of a program created from an executable binary.
+pub const BINARY_READY_LOG: &str = "fpgacl: the program was created from an executable binary and \
+is ready to run without clBuildProgram (clBuildProgram is accepted and changes nothing)\n";
+
 fn default_state() -> BuildState {
     BuildState {
         status: CL_BUILD_NONE,
@@ -172,7 +176,36 @@ impl Program {
             from_binary: true,
             analysis: Mutex::new(None),
         };
-        (Ok(Arc::new(prog)), statuses)
+        let prog = Arc::new(prog);
+        prog.load_executable_binary();
+        (Ok(prog), statuses)
+    }
+
+    /// A program created from an executable binary is an executable at once, as Intel's FPGA
+    /// runtime has it (hosts create kernels without calling `clBuildProgram`): the executable
+    /// is loaded on the device now and the build status is `CL_BUILD_SUCCESS`, with a log that
+    /// says so. A later `clBuildProgram` is accepted. If loading fails, the status stays
+    /// `CL_BUILD_NONE` and `clBuildProgram` reports why.
+    fn load_executable_binary(&self) {
+        let module = {
+            let st = self.state.lock();
+            if st.binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+                return;
+            }
+            st.module.clone()
+        };
+        let Some(module) = module else { return };
+        let loaded = self.load(&module);
+        let mut st = self.state.lock();
+        match loaded {
+            Ok(()) => {
+                st.status = CL_BUILD_SUCCESS;
+                st.log = BINARY_READY_LOG.to_string();
+            }
+            Err(msg) => {
+                st.log = format!("the executable binary could not be loaded: {msg}\n");
+            }
+        }
     }
 
     /// The program as loaded on its device (after a successful build).
@@ -269,6 +302,13 @@ impl Program {
             // library is linked into an executable first.
             let (mut module, object, binary_type) = {
                 let st = self.state.lock();
+                if st.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                    && st.status == CL_BUILD_SUCCESS
+                    && self.instance.lock().is_some()
+                {
+                    // Loaded when it was created: nothing to build.
+                    return Ok(());
+                }
                 (st.module.clone(), st.object.clone(), st.binary_type)
             };
             let mut linked_log = None;
