@@ -2,7 +2,9 @@
  * grid_stride.c: the GPU-ported grid-stride loop
  *     for (i = get_global_id(0); i < n; i += get_global_size(0)) b[i] = a[i];
  * against the plain one-work-item-per-element copy, and a grid-stride gather
- * b[i] = a[16 i]. GS_N ints (default 2^20), work-groups of 256, GS_ITEMS
+ * b[i] = a[16 i], and a row copy (each work-item copies 16 consecutive ints through an
+ * unrolled loop: one statically coalesced 64-byte access). GS_N ints (default 2^20),
+ * work-groups of 256, GS_ITEMS
  * work-items (default 4096) for the grid-stride kernels. Checks every result
  * and prints each kernel's device time (event profiling). Run with
  * ACL_RUNTIME_PROFILING_ACTIVE=1 to get the LSUs' burst counters in profile.mon.
@@ -48,6 +50,7 @@ int main(int argc, char **argv)
     cl_kernel plain = create_kernel(prog, "copy_plain");
     cl_kernel stride = create_kernel(prog, "copy_stride");
     cl_kernel gather = create_kernel(prog, "gather_stride");
+    cl_kernel rows = create_kernel(prog, "copy_rows");
 
     STEP("inputs");
     cl_int *a = malloc(16 * n * sizeof *a);
@@ -67,6 +70,8 @@ int main(int argc, char **argv)
     CHECK(clSetKernelArg(gather, 0, sizeof ba, &ba));
     CHECK(clSetKernelArg(gather, 1, sizeof bb, &bb));
     CHECK(clSetKernelArg(gather, 2, sizeof ni, &ni));
+    CHECK(clSetKernelArg(rows, 0, sizeof ba, &ba));
+    CHECK(clSetKernelArg(rows, 1, sizeof bb, &bb));
 
     STEP("plain copy");
     cl_ulong tp = run(q, plain, n, local);
@@ -77,15 +82,19 @@ int main(int argc, char **argv)
     STEP("grid-stride gather");
     cl_ulong tg = run(q, gather, items, local);
     check(q, bb, b, n, 16, "gather_stride");
+    STEP("row copy (16 unrolled copies per work-item)");
+    cl_ulong tr = run(q, rows, n / 16, local);
+    check(q, bb, b, n, 1, "copy_rows");
     printf("  %zu ints: copy_plain %.3f ms, copy_stride (%zu work-items) %.3f ms, "
-           "gather_stride %.3f ms (device time)\n",
-           n, tp / 1e6, items, ts / 1e6, tg / 1e6);
+           "gather_stride %.3f ms, copy_rows (%zu work-items) %.3f ms (device time)\n",
+           n, tp / 1e6, items, ts / 1e6, tg / 1e6, n / 16, tr / 1e6);
 
     CHECK(clReleaseMemObject(ba));
     CHECK(clReleaseMemObject(bb));
     CHECK(clReleaseKernel(plain));
     CHECK(clReleaseKernel(stride));
     CHECK(clReleaseKernel(gather));
+    CHECK(clReleaseKernel(rows));
     CHECK(clReleaseProgram(prog));
     CHECK(clReleaseCommandQueue(q));
     CHECK(clReleaseContext(ctx));

@@ -92,6 +92,25 @@ fn grid_stride_copy_coalesces_like_the_plain_copy() {
     // 64 bytes between consecutive work-items' loads: one word per 4-byte load.
     assert_eq!(gather.load, (6.25, 1024.0, 1024));
     assert_eq!(gather.store, full);
+    // Static coalescing (rule M0'): 16 unrolled copies per work-item are one 64-byte access;
+    // consecutive work-items are consecutive words, as in the plain copy. One request per
+    // work-item.
+    let rows = figures(&p, "copy_rows");
+    eprintln!("rows {rows:?}");
+    assert_eq!((rows.load, rows.store), (full, full));
+    let rows_run = p
+        .kernel_runs()
+        .find(|r| r.kernel == "copy_rows")
+        .expect("copy_rows run");
+    for s in &rows_run.sites {
+        assert_eq!(s.requests, N / 16, "{s:?}");
+    }
+    // Memory bound: 2 x 1 MiB at 87.07 bytes/cycle = 24,085 cycles (+ at most the fill).
+    assert!(
+        rows.cycles >= 24_085 && rows.cycles < 24_085 + 400,
+        "{}",
+        rows.cycles
+    );
     // Identical in a second process (determinism).
     let again = run("grid-stride-again");
     assert_eq!(figures(&again, "copy_stride"), stride);

@@ -85,9 +85,9 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
     // Static coalescing groups.
     let mut coalesced: BTreeMap<SiteId, Coalesced> = BTreeMap::new();
     {
-        // Accesses of one pass (iteration / work-item) coalesce whatever their predicates:
+        // Accesses of one pass (iteration / work-item) are grouped whatever their predicates:
         // the wide LSU masks the bytes of predicated-off copies (`if (k < n)` in an unrolled
-        // loop still gives one wide access).
+        // loop still gives one wide access); distinct sites need equal predicates (below).
         type Key = (u32, Option<Base>, u8, Vec<(Sym, i64)>, bool);
         let mut groups: BTreeMap<Key, Vec<&AccessInst>> = BTreeMap::new();
         for r in &recs {
@@ -137,6 +137,11 @@ pub fn classify(e: &Engine) -> Vec<SiteReport> {
             let mut distinct = sites.clone();
             distinct.sort();
             distinct.dedup();
+            // Predicates are ignored for the copies of one site (an unrolled `if (k < n)`);
+            // different sites coalesce only under the same predicate.
+            if distinct.len() > 1 && g.iter().any(|r| r.group.1 != g[0].group.1) {
+                continue;
+            }
             let accesses = g.len() as u32;
             for s in &distinct {
                 let others: Vec<SiteId> = distinct.iter().copied().filter(|x| x != s).collect();
