@@ -269,6 +269,15 @@ pub const EXAMPLES: &[Example] = &[
                       memory and a store past the end: reported, not fatal (reads give 0, stores \
                       are dropped); FPGACL_OOB=fault makes each kernel fail",
     },
+    Example {
+        name: "events_hangs",
+        source: "events_hangs.c",
+        kernels: &["events_hangs.cl"],
+        needs_kernels: true,
+        description: "100,000 chained user-event callbacks, wait lists on an out-of-order queue \
+                      and across queues with a user event, events released before their \
+                      kernels end, a buffer released while set as a kernel argument",
+    },
 ];
 
 /// The example with this name, if any.
