@@ -33,6 +33,19 @@ pub struct MemoryBankGroup {
     pub size_bytes: u64,
 }
 
+/// `CL_DEVICE_MAX_WORK_GROUP_SIZE` (and each `CL_DEVICE_MAX_WORK_ITEM_SIZES`) as Intel's FPGA
+/// runtime reports it: the device imposes no limit of its own; a kernel's limit comes from its
+/// attributes (`reqd_work_group_size`, `max_work_group_size`) or, for a kernel with barriers
+/// and neither attribute, the offline compiler's default of 256 work-items (Best Practices
+/// Guide, "Specifying a Work-Group Size").
+pub const INTEL_MAX_WORK_GROUP_SIZE: u64 = 2_147_483_647;
+
+/// On-chip RAM of the built-in board's FPGA, the limit of a kernel's `__local` memory: an
+/// Arria 10 GX 1150 has 2,713 M20K blocks of 20 Kbit (20,480 bits) each, 6,945,280 bytes.
+/// (Local memory is built from these RAM blocks, rounded up to their dimensions, guide
+/// "Local Memory"; a design also needs RAM for other things, so a real one fits less.)
+pub const A10_GX1150_M20K_BYTES: u64 = 2713 * 20_480 / 8;
+
 /// An emulated FPGA board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Board {
@@ -91,8 +104,8 @@ impl Board {
             }],
             kernel_clock_mhz: 294.0,
             pcie_bandwidth_mbps: 7880.0,
-            local_mem_bytes: 64 << 10,
-            max_work_group_size: 2048,
+            local_mem_bytes: A10_GX1150_M20K_BYTES,
+            max_work_group_size: INTEL_MAX_WORK_GROUP_SIZE,
             max_mem_alloc_bytes: 1 << 30,
         }
     }

@@ -914,7 +914,13 @@ fn run_kernel(
         1
     };
     let per_item = (fw as u64 + f.num_slots as u64) * 8;
-    let needed = per_item.saturating_mul(items);
+    // Kernels with printf keep one output buffer per work-item of the group.
+    let printf_bytes = if code.printfs.is_empty() {
+        0
+    } else {
+        (l[0] * l[1] * l[2]).saturating_mul(std::mem::size_of::<Vec<u8>>() as u64)
+    };
+    let needed = per_item.saturating_mul(items).saturating_add(printf_bytes);
     if needed > PRIVATE_LIMIT {
         return Err(LaunchError::WorkGroupSize(format!(
             "the private memory of a work-group ({needed} bytes) exceeds the limit of \

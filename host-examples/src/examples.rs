@@ -278,6 +278,15 @@ pub const EXAMPLES: &[Example] = &[
                       and across queues with a user event, events released before their \
                       kernels end, a buffer released while set as a kernel argument",
     },
+    Example {
+        name: "limits",
+        source: "limits.c",
+        kernels: &["limits.cl"],
+        needs_kernels: true,
+        description: "Intel-style device limits: work-groups of 4096 and 32768 (reqd and \
+                      free), the 256 default with barriers, 80,000 bytes of local memory, an \
+                      overflowing global size",
+    },
 ];
 
 /// The example with this name, if any.

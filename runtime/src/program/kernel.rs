@@ -53,6 +53,10 @@ impl Drop for Kernel {
     }
 }
 
+/// The offline compiler's work-group size limit for a kernel with barriers and no
+/// `reqd_work_group_size` / `max_work_group_size`.
+pub const BARRIER_DEFAULT_WORK_GROUP_SIZE: usize = 256;
+
 /// Size of a `cl_mem` handle as `clSetKernelArg` receives it.
 pub const MEM_ARG_SIZE: usize = std::mem::size_of::<usize>();
 
@@ -203,7 +207,19 @@ impl Kernel {
         if let Some(m) = f.attrs.max_work_group_size {
             return (m as usize).min(dev_max);
         }
-        dev_max
+        // Without either attribute the offline compiler limits a kernel with barriers to 256
+        // work-items and imposes no limit on one without (Best Practices Guide, "Specifying a
+        // Work-Group Size").
+        let barrier = f.blocks.iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| matches!(i, fpgacl_kernel_compiler::ir::Inst::Barrier { .. }))
+        });
+        if barrier {
+            BARRIER_DEFAULT_WORK_GROUP_SIZE.min(dev_max)
+        } else {
+            dev_max
+        }
     }
 
     fn attributes_string(&self) -> String {
