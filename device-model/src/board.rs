@@ -174,6 +174,9 @@ impl Default for Board {
     }
 }
 
+/// Largest board file read (board files are a few kilobytes).
+pub const MAX_BOARD_FILE_BYTES: u64 = 16 << 20;
+
 /// A list of boards (the built-in one plus any loaded from files), selectable by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoardSet {
@@ -192,10 +195,22 @@ impl BoardSet {
     /// Reads a JSON file holding either one board object or `{"boards": [...]}`.
     pub fn from_json_file(path: &Path) -> Result<BoardSet, BoardError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| BoardError::Io {
+        let io = |e: std::io::Error| BoardError::Io {
             path: p.clone(),
             source: e,
-        })?;
+        };
+        // Only regular files: opening a FIFO (or a device) would block context creation or
+        // read without end.
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(io(std::io::Error::other("not a regular file")));
+        }
+        if meta.len() > MAX_BOARD_FILE_BYTES {
+            return Err(io(std::io::Error::other(format!(
+                "larger than {MAX_BOARD_FILE_BYTES} bytes"
+            ))));
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
         Self::from_json_str(&text).map_err(|message| BoardError::Parse { path: p, message })
     }
 
@@ -258,6 +273,23 @@ impl BoardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = std::env::temp_dir().join(format!("fpgacl-board-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("board.json");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.map(|s| s.success()).unwrap_or(false) {
+            eprintln!("mkfifo not available: skipped");
+            return;
+        }
+        let sel = fifo.display().to_string();
+        let err = BoardSet::select(Some(&sel)).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn default_board_has_guide_figures() {

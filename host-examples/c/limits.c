@@ -3,7 +3,8 @@
  * MAX_WORK_ITEM_SIZES far above 2048, local memory from the FPGA's RAM blocks (megabytes);
  * reqd_work_group_size(4096) and (32768) honoured, a 32768-item group without attributes, the
  * 256 default of a kernel with barriers, a single work-item kernel with 80,000 bytes of local
- * memory, and a global size whose item count overflows.
+ * memory, a global size whose item count overflows, and build options that are not UTF-8
+ * (CL_INVALID_BUILD_OPTIONS, not silently dropped).
  */
 #include "common.h"
 
@@ -93,6 +94,11 @@ int main(int argc, char **argv)
         EXPECT_CODE(clEnqueueNDRangeKernel(q, k, 3, NULL, g, NULL, 0, NULL, NULL),
                     CL_INVALID_GLOBAL_WORK_SIZE);
         clReleaseKernel(k);
+    }
+    STEP("non-UTF-8 build options");
+    {
+        EXPECT_CODE(clBuildProgram(prog, 1, &dev, "-DX=\xff", NULL, NULL),
+                    CL_INVALID_BUILD_OPTIONS);
     }
     clReleaseMemObject(b);
     clReleaseProgram(prog);
