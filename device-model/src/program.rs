@@ -985,6 +985,12 @@ fn run_kernel(
     } else {
         (inner.threads as u64).min(total).max(1) as usize
     };
+    // Watchdog for enqueued kernels (autorun kernels run until their program goes away).
+    let deadline = if f.attrs.autorun {
+        None
+    } else {
+        kernel_timeout().map(|d| (t0 + d, d.as_millis() as u64))
+    };
     let fifo_env = || FifoEnv {
         channels: &inner.channels,
         chan_base: &inner.chan_base,
@@ -992,6 +998,7 @@ fn run_kernel(
         run: guard.state(),
         activity: &inner.activity,
         shutdown: &inner.shutdown,
+        deadline,
     };
     let mut end_tick = None;
     let mut oob: Vec<OobSite>;
@@ -1085,6 +1092,14 @@ fn run_kernel(
         end_tick,
         oob,
     })
+}
+
+/// `FPGACL_KERNEL_TIMEOUT_S` (seconds, fractions allowed): the longest host time an enqueued
+/// kernel may run before the watchdog stops it; unset, empty or not a positive number: none.
+fn kernel_timeout() -> Option<Duration> {
+    let v = std::env::var("FPGACL_KERNEL_TIMEOUT_S").ok()?;
+    let s: f64 = v.trim().parse().ok()?;
+    (s.is_finite() && s > 0.0).then(|| Duration::from_secs_f64(s.min(1e9)))
 }
 
 /// Adds one worker's out-of-bounds sites to a run's (the same op and direction merge).

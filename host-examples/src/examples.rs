@@ -287,6 +287,14 @@ pub const EXAMPLES: &[Example] = &[
                       free), the 256 default with barriers, 80,000 bytes of local memory, an \
                       overflowing global size",
     },
+    Example {
+        name: "watchdog",
+        source: "watchdog.c",
+        kernels: &["watchdog.cl"],
+        needs_kernels: true,
+        description: "with FPGACL_KERNEL_TIMEOUT_S, an endless compute loop and an endless \
+                      printf loop end with an error status and the host goes on",
+    },
 ];
 
 /// The example with this name, if any.
