@@ -29,6 +29,11 @@ macro_rules! through_icd {
                 "customer_mix",
                 "stream_pipeline",
                 "api_errors",
+                // out_of_bounds.rs, events_hangs.rs, limits.rs, watchdog.rs
+                "out_of_bounds",
+                "events_hangs",
+                "limits",
+                "watchdog",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()
