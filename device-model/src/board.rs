@@ -34,6 +34,19 @@ pub struct MemoryBankGroup {
     pub size_bytes: u64,
 }
 
+/// `CL_DEVICE_MAX_WORK_GROUP_SIZE` (and each `CL_DEVICE_MAX_WORK_ITEM_SIZES`) as Intel's FPGA
+/// runtime reports it: the device imposes no limit of its own; a kernel's limit comes from its
+/// attributes (`reqd_work_group_size`, `max_work_group_size`) or, for a kernel with barriers
+/// and neither attribute, the offline compiler's default of 256 work-items (Best Practices
+/// Guide, "Specifying a Work-Group Size").
+pub const INTEL_MAX_WORK_GROUP_SIZE: u64 = 2_147_483_647;
+
+/// On-chip RAM of the built-in board's FPGA, the limit of a kernel's `__local` memory: an
+/// Arria 10 GX 1150 has 2,713 M20K blocks of 20 Kbit (20,480 bits) each, 6,945,280 bytes.
+/// (Local memory is built from these RAM blocks, rounded up to their dimensions, guide
+/// "Local Memory"; a design also needs RAM for other things, so a real one fits less.)
+pub const A10_GX1150_M20K_BYTES: u64 = 2713 * 20_480 / 8;
+
 /// An emulated FPGA board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Board {
@@ -113,8 +126,8 @@ impl Board {
             }],
             kernel_clock_mhz: 294.0,
             pcie_bandwidth_mbps: 7880.0,
-            local_mem_bytes: 64 << 10,
-            max_work_group_size: 2048,
+            local_mem_bytes: A10_GX1150_M20K_BYTES,
+            max_work_group_size: INTEL_MAX_WORK_GROUP_SIZE,
             max_mem_alloc_bytes: 1 << 30,
             family: Family::Arria10,
             aliases: Vec::new(),
@@ -209,6 +222,9 @@ impl Default for Board {
     }
 }
 
+/// Largest board file read (board files are a few kilobytes).
+pub const MAX_BOARD_FILE_BYTES: u64 = 16 << 20;
+
 /// A list of boards (the built-in one plus any loaded from files), selectable by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoardSet {
@@ -234,10 +250,22 @@ impl BoardSet {
     /// Reads a JSON file holding either one board object or `{"boards": [...]}`.
     pub fn from_json_file(path: &Path) -> Result<BoardSet, BoardError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| BoardError::Io {
+        let io = |e: std::io::Error| BoardError::Io {
             path: p.clone(),
             source: e,
-        })?;
+        };
+        // Only regular files: opening a FIFO (or a device) would block context creation or
+        // read without end.
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(io(std::io::Error::other("not a regular file")));
+        }
+        if meta.len() > MAX_BOARD_FILE_BYTES {
+            return Err(io(std::io::Error::other(format!(
+                "larger than {MAX_BOARD_FILE_BYTES} bytes"
+            ))));
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
         Self::from_json_str(&text).map_err(|message| BoardError::Parse { path: p, message })
     }
 
@@ -301,6 +329,23 @@ impl BoardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = std::env::temp_dir().join(format!("fpgacl-board-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("board.json");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.map(|s| s.success()).unwrap_or(false) {
+            eprintln!("mkfifo not available: skipped");
+            return;
+        }
+        let sel = fifo.display().to_string();
+        let err = BoardSet::select(Some(&sel)).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn default_board_has_guide_figures() {

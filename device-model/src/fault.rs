@@ -89,6 +89,8 @@ pub enum FaultKind {
     Shutdown,
     /// The runtime asked the kernel to stop (`Activity::abort`).
     Aborted,
+    /// The kernel ran longer than `FPGACL_KERNEL_TIMEOUT_S` (host time) and was stopped.
+    Timeout { millis: u64 },
     /// Control reached an `unreachable` point.
     Unreachable,
 }
@@ -184,6 +186,11 @@ impl fmt::Display for KernelFault {
             ),
             FaultKind::Shutdown => write!(f, "stopped because its program was released"),
             FaultKind::Aborted => write!(f, "stopped at the runtime's request"),
+            FaultKind::Timeout { millis } => write!(
+                f,
+                "stopped by the watchdog: still running after {:.3} s (FPGACL_KERNEL_TIMEOUT_S)",
+                *millis as f64 / 1000.0
+            ),
             FaultKind::Unreachable => write!(f, "reached unreachable code"),
         }
     }

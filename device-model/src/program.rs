@@ -987,7 +987,13 @@ fn run_kernel(
         1
     };
     let per_item = (fw as u64 + f.num_slots as u64) * 8;
-    let needed = per_item.saturating_mul(items);
+    // Kernels with printf keep one output buffer per work-item of the group.
+    let printf_bytes = if code.printfs.is_empty() {
+        0
+    } else {
+        (l[0] * l[1] * l[2]).saturating_mul(std::mem::size_of::<Vec<u8>>() as u64)
+    };
+    let needed = per_item.saturating_mul(items).saturating_add(printf_bytes);
     if needed > PRIVATE_LIMIT {
         return Err(LaunchError::WorkGroupSize(format!(
             "the private memory of a work-group ({needed} bytes) exceeds the limit of \
@@ -1054,6 +1060,12 @@ fn run_kernel(
     } else {
         (inner.threads as u64).min(total).max(1) as usize
     };
+    // Watchdog for enqueued kernels (autorun kernels run until their program goes away).
+    let deadline = if f.attrs.autorun {
+        None
+    } else {
+        kernel_timeout().map(|d| (t0 + d, d.as_millis() as u64))
+    };
     let fifo_env = || FifoEnv {
         channels: &inner.channels,
         chan_base: &inner.chan_base,
@@ -1061,6 +1073,7 @@ fn run_kernel(
         run: guard.state(),
         activity: &inner.activity,
         shutdown: &inner.shutdown,
+        deadline,
     };
     let mut end_tick = None;
     let mut oob: Vec<OobSite>;
@@ -1156,6 +1169,14 @@ fn run_kernel(
         end_tick,
         oob,
     })
+}
+
+/// `FPGACL_KERNEL_TIMEOUT_S` (seconds, fractions allowed): the longest host time an enqueued
+/// kernel may run before the watchdog stops it; unset, empty or not a positive number: none.
+fn kernel_timeout() -> Option<Duration> {
+    let v = std::env::var("FPGACL_KERNEL_TIMEOUT_S").ok()?;
+    let s: f64 = v.trim().parse().ok()?;
+    (s.is_finite() && s > 0.0).then(|| Duration::from_secs_f64(s.min(1e9)))
 }
 
 /// Adds one worker's out-of-bounds sites to a run's (the same op and direction merge).

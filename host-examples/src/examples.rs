@@ -312,6 +312,32 @@ pub const EXAMPLES: &[Example] = &[
                       memory and a store past the end: reported, not fatal (reads give 0, stores \
                       are dropped); FPGACL_OOB=fault makes each kernel fail",
     },
+    Example {
+        name: "events_hangs",
+        source: "events_hangs.c",
+        kernels: &["events_hangs.cl"],
+        needs_kernels: true,
+        description: "100,000 chained user-event callbacks, wait lists on an out-of-order queue \
+                      and across queues with a user event, events released before their \
+                      kernels end, a buffer released while set as a kernel argument",
+    },
+    Example {
+        name: "limits",
+        source: "limits.c",
+        kernels: &["limits.cl"],
+        needs_kernels: true,
+        description: "Intel-style device limits: work-groups of 4096 and 32768 (reqd and \
+                      free), the 256 default with barriers, 80,000 bytes of local memory, an \
+                      overflowing global size",
+    },
+    Example {
+        name: "watchdog",
+        source: "watchdog.c",
+        kernels: &["watchdog.cl"],
+        needs_kernels: true,
+        description: "with FPGACL_KERNEL_TIMEOUT_S, an endless compute loop and an endless \
+                      printf loop end with an error status and the host goes on",
+    },
 ];
 
 /// The example with this name, if any.

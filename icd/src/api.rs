@@ -98,6 +98,24 @@ pub unsafe fn c_str<'a>(s: *const c_char) -> Option<&'a str> {
     }
 }
 
+/// Reads build/compile/link options (`""` for NULL); options that are not UTF-8 are refused
+/// with `code` (`CL_INVALID_BUILD_OPTIONS` etc.) rather than silently dropped.
+///
+/// # Safety
+/// `s` is NULL or a valid C string.
+pub unsafe fn c_options(s: *const c_char, code: cl_int) -> CLResult<String> {
+    if s.is_null() {
+        return Ok(String::new());
+    }
+    match CStr::from_ptr(s).to_str() {
+        Ok(o) => Ok(o.to_string()),
+        Err(_) => {
+            eprintln!("fpgacl: build options are not valid UTF-8: refused");
+            Err(code)
+        }
+    }
+}
+
 /// Reads a C string that may not be valid UTF-8 (lossy).
 ///
 /// # Safety

@@ -25,8 +25,11 @@
 //! [`REGION_LOCAL`] (the current work-group's local memory: `__local` variables at their
 //! `local_offset`s, then `__local` pointer arguments in argument order), [`REGION_CONSTANT_DATA`]
 //! (the module's program-scope `__constant` data), and `REGION_FIRST_ARG + i` for the memory object
-//! bound to kernel argument `i`. Pointer arithmetic is integer arithmetic on the offset; the
-//! executor bounds-checks every access against its region.
+//! bound to kernel argument `i`. Pointer arithmetic is integer arithmetic on the offset (a
+//! signed number of `REGION_SHIFT` bits; the executor saturates a result outside it to an
+//! out-of-bounds offset rather than wrapping); the executor bounds-checks every access against
+//! its region. The offset field is much wider than any buffer, so an integer added to a
+//! pointer's integer value lands out of bounds of its own region rather than in the next.
 //!
 //! # Access sites
 //! Every load, store, atomic and channel/pipe operation on global, constant or local memory or

@@ -113,6 +113,13 @@ pub enum WriteError {
         /// Why (e.g. it is not a profile, or a newer major format).
         problem: FormatProblem,
     },
+    /// Another writer (another process, or another writer of this one) holds the file's lock:
+    /// it is being written, and writing it too would mix or lose data.
+    #[error("profile {} is being written by another process (its lock is held)", path.display())]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
     /// A value could not be encoded (should not happen for the model's types).
     #[error("cannot encode a profile frame: {0}")]
     Encode(String),

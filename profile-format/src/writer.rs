@@ -23,6 +23,22 @@ use crate::model::{Header, Program, Record, FORMAT_MAJOR, FORMAT_MINOR};
 use crate::reader::{self, Fail};
 use crate::source::FileSource;
 
+/// Takes the exclusive advisory lock (`flock`) of a profile for as long as `file` stays open:
+/// a second writer of the same file, in this process or another, gets
+/// [`WriteError::Locked`] instead of truncating or interleaving with the first.
+fn lock(file: &File, path: &Path) -> Result<(), WriteError> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(WriteError::Locked {
+            path: path.to_path_buf(),
+        }),
+        Err(std::fs::TryLockError::Error(source)) => Err(WriteError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
 /// Appends frames to a `profile.mon` file. See the module documentation for the durability
 /// and threading guarantees.
 #[derive(Debug)]
@@ -54,16 +70,16 @@ impl ProfileWriter {
         let mut buf = Vec::with_capacity(4096);
         buf.extend_from_slice(&frame::prefix(FORMAT_MAJOR, FORMAT_MINOR));
         frame::encode_frame(FrameKind::Header, &header, &mut buf)?;
+        // Opened without truncating: the file is emptied only once this writer holds its lock,
+        // so a profile another process is writing is never cut under it.
         let mut file = OpenOptions::new()
             .create(true)
-            .write(true)
-            .truncate(true)
+            .append(true)
             .open(&path)
             .map_err(io)?;
+        lock(&file, &path)?;
+        file.set_len(0).map_err(io)?;
         file.write_all(&buf).map_err(io)?;
-        // Later frames go through an append-mode handle.
-        drop(file);
-        let file = OpenOptions::new().append(true).open(&path).map_err(io)?;
         buf.clear();
         Ok(ProfileWriter {
             path,
@@ -92,6 +108,8 @@ impl ProfileWriter {
             .write(true)
             .open(&path)
             .map_err(io)?;
+        // Checked (and released) before anything is cut; the append handle takes it again.
+        lock(&file, &path)?;
         let len = file.metadata().map_err(io)?.len();
         let src = FileSource::new(file, len);
         let (_minor, header, body_start) = match reader::source_header(&src) {
@@ -115,6 +133,7 @@ impl ProfileWriter {
         }
         drop(src);
         let file = OpenOptions::new().append(true).open(&path).map_err(io)?;
+        lock(&file, &path)?;
         debug_assert!(valid >= PREFIX_LEN as u64);
         Ok(ProfileWriter {
             path,

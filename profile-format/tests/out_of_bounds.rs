@@ -66,3 +66,31 @@ fn out_of_bounds_records_round_trip_and_merge() {
     assert_eq!(intel.lines().count(), 2, "only the two runs: {intel}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_second_writer_of_the_same_profile_is_refused_while_the_first_writes() {
+    let dir = std::env::temp_dir().join(format!("fpgacl-pf-lock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("profile.mon");
+    let first = ProfileWriter::create(&path, &sample::header()).unwrap();
+    first.write_record(&sample::record(0)).unwrap();
+    // Neither create (which would truncate) nor append may share the file.
+    assert!(matches!(
+        ProfileWriter::create(&path, &sample::header()),
+        Err(WriteError::Locked { .. })
+    ));
+    assert!(matches!(
+        ProfileWriter::append(&path),
+        Err(WriteError::Locked { .. })
+    ));
+    first.write_record(&sample::record(1)).unwrap();
+    drop(first);
+    let p = read_profile(&path).unwrap();
+    assert_eq!(p.records, vec![sample::record(0), sample::record(1)]);
+    // Once the first writer is gone the file can be appended to.
+    let again = ProfileWriter::append(&path).unwrap();
+    again.write_record(&sample::record(2)).unwrap();
+    drop(again);
+    assert_eq!(read_profile(&path).unwrap().records.len(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -75,6 +75,36 @@ thread_local! {
     /// loop (instead of recursively) keeps long chains of failing commands off the stack.
     static PENDING_NOTIFY: RefCell<Vec<(Arc<Command>, bool, u64)>> = const { RefCell::new(Vec::new()) };
     static NOTIFYING: Cell<bool> = const { Cell::new(false) };
+    /// Event callbacks waiting to run on this thread, in order. A callback that sets another
+    /// event's status (a chain of user events) queues that event's callbacks here instead of
+    /// running them on top of its own stack frame, so chains of any length run in constant
+    /// stack depth.
+    static PENDING_CALLBACKS: RefCell<std::collections::VecDeque<(EventCallback, cl_int)>> =
+        const { RefCell::new(std::collections::VecDeque::new()) };
+    static IN_CALLBACKS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs event callbacks (each with the status it reports) on this thread: now, or after the
+/// callback already running on this thread returns (see `PENDING_CALLBACKS`).
+fn run_callbacks(list: impl IntoIterator<Item = (EventCallback, cl_int)>) {
+    PENDING_CALLBACKS.with(|p| p.borrow_mut().extend(list));
+    if IN_CALLBACKS.with(|n| n.replace(true)) {
+        return; // an outer frame on this thread is running callbacks
+    }
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            IN_CALLBACKS.with(|n| n.set(false));
+        }
+    }
+    let _reset = Reset;
+    loop {
+        let next = PENDING_CALLBACKS.with(|p| p.borrow_mut().pop_front());
+        match next {
+            Some((cb, status)) => cb(status),
+            None => break,
+        }
+    }
 }
 
 fn notify_dependents(list: Vec<(Arc<Command>, bool)>, failed: bool, end: u64) {
@@ -211,9 +241,11 @@ impl Event {
         if status <= CL_COMPLETE {
             self.cond.notify_all();
         }
-        for (trigger, cb) in callbacks {
-            cb(if status < 0 { status } else { trigger });
-        }
+        run_callbacks(
+            callbacks
+                .into_iter()
+                .map(|(trigger, cb)| (cb, if status < 0 { status } else { trigger })),
+        );
         notify_dependents(dependents, status < 0, end);
     }
 
@@ -272,7 +304,7 @@ impl Event {
             }
             st.status
         };
-        cb(if status < 0 { status } else { trigger });
+        run_callbacks([(cb, if status < 0 { status } else { trigger })]);
         Ok(())
     }
 

@@ -38,6 +38,11 @@ macro_rules! through_icd {
                 "channel_pair",
                 // unrolled_helper.rs
                 "unrolled_helper",
+                // out_of_bounds.rs, events_hangs.rs, limits.rs, watchdog.rs
+                "out_of_bounds",
+                "events_hangs",
+                "limits",
+                "watchdog",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()

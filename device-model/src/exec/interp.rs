@@ -62,6 +62,9 @@ pub struct FifoEnv<'a> {
     pub run: &'a RunState,
     pub activity: &'a Activity,
     pub shutdown: &'a AtomicBool,
+    /// Watchdog (`FPGACL_KERNEL_TIMEOUT_S`): the host time after which the run stops with a
+    /// `Timeout` fault, and the limit in ms; checked with the stop requests.
+    pub deadline: Option<(std::time::Instant, u64)>,
 }
 
 /// Why the interpreter stopped without a fault.
@@ -165,6 +168,11 @@ fn bump(c: &AtomicU64, v: u64) {
 /// Executions of one site by one work-item that are ordered by issue slot for burst
 /// coalescing (rule M0); later executions share one slot in execution order.
 pub const ISSUE_SLOTS: u32 = 1024;
+
+/// Most `printf` bytes kept per work-item while its group runs (see `Machine::printf`).
+pub const PRINTF_ITEM_LIMIT: usize = 16 << 20;
+/// What replaces the output of a work-item beyond [`PRINTF_ITEM_LIMIT`].
+const PRINTF_CUT: &[u8] = b"\n[fpgacl: printf output of this work-item cut at 16 MiB]\n";
 
 /// Loop header visits between checks for shutdown or abort requests (so that a kernel stuck in
 /// an endless loop can still be stopped).
@@ -447,7 +455,12 @@ impl Machine<'_> {
         } else if env.run.abort_requested() {
             Some(FaultKind::Aborted)
         } else {
-            None
+            match env.deadline {
+                Some((d, millis)) if std::time::Instant::now() >= d => {
+                    Some(FaultKind::Timeout { millis })
+                }
+                _ => None,
+            }
         }
     }
 
@@ -1471,7 +1484,14 @@ impl Machine<'_> {
         match printf::format(fmt.as_bytes(), &args, read_str) {
             Ok(s) => {
                 if let Some(b) = self.printf.get_mut(self.item) {
-                    b.extend_from_slice(&s);
+                    // Bounded: a work-item printing without end (an endless loop) keeps the
+                    // first PRINTF_ITEM_LIMIT bytes until its group ends (or the watchdog
+                    // stops it).
+                    if b.len() + s.len() <= PRINTF_ITEM_LIMIT {
+                        b.extend_from_slice(&s);
+                    } else if !b.ends_with(PRINTF_CUT) {
+                        b.extend_from_slice(PRINTF_CUT);
+                    }
                 }
                 0
             }

@@ -7,7 +7,7 @@ use fpgacl_kernel_compiler::SourceFile;
 use fpgacl_runtime::cl::*;
 use fpgacl_runtime::{CLResult, Context, Device, Kernel, Mem, Program};
 
-use crate::api::{api, api_create, c_str, c_string_lossy, handles};
+use crate::api::{api, api_create, c_options, c_str, c_string_lossy, handles};
 use crate::handle::{self, get_device};
 use crate::info::{write_info, write_u32};
 
@@ -177,7 +177,7 @@ pub unsafe extern "C" fn clBuildProgram(
         if pfn.is_none() && !user_data.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let opts = c_str(options).unwrap_or("").to_string();
+        let opts = c_options(options, CL_INVALID_BUILD_OPTIONS)?;
         let r = prog.build(&opts);
         call_build_callback(p, pfn, user_data);
         r
@@ -216,7 +216,7 @@ pub unsafe extern "C" fn clCompileProgram(
                 text,
             });
         }
-        let opts = c_str(options).unwrap_or("").to_string();
+        let opts = c_options(options, CL_INVALID_COMPILER_OPTIONS)?;
         let r = prog.compile(&opts, hdrs);
         call_build_callback(p, pfn, user_data);
         r
@@ -255,7 +255,7 @@ pub unsafe extern "C" fn clLinkProgram(
             .iter()
             .map(|&h| handle::get::<Program>(h))
             .collect::<Result<Vec<_>, _>>()?;
-        let opts = c_str(options).unwrap_or("").to_string();
+        let opts = c_options(options, CL_INVALID_LINKER_OPTIONS)?;
         let (prog, result) = Program::link(&ctx, devs, &opts, &progs)?;
         let h = handle::new_handle(prog);
         linked = h;

@@ -106,12 +106,41 @@ fn command_line() -> Vec<String> {
     }
 }
 
+/// `dir/name.mon` -> `dir/name.<pid>.mon`: this process's own profile file.
+fn own_profile_path(path: &std::path::Path) -> std::path::PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "profile".into());
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    path.with_file_name(format!("{stem}.{}{ext}", std::process::id()))
+}
+
 impl Session {
     fn create(config: ProfileConfig, board: &Board) -> Result<Session, String> {
         let origin_ns = virtual_now_ns();
         let mut header = Header::for_this_process(profile_board(board));
         header.command_line = command_line();
-        let writer = ProfileWriter::create(&config.output, &header).map_err(|e| e.to_string())?;
+        let writer = match ProfileWriter::create(&config.output, &header) {
+            Ok(w) => w,
+            // Another host is profiling to the same file: write to a file of our own instead
+            // of mixing the two (and say where).
+            Err(fpgacl_profile_format::WriteError::Locked { path }) => {
+                let own = own_profile_path(&path);
+                eprintln!(
+                    "fpgacl: warning: {} is being written by another process; this process \
+                     (pid {}) writes its profile to {} instead",
+                    path.display(),
+                    std::process::id(),
+                    own.display()
+                );
+                ProfileWriter::create(&own, &header).map_err(|e| e.to_string())?
+            }
+            Err(e) => return Err(e.to_string()),
+        };
         Ok(Session {
             config,
             writer,

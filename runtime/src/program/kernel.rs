@@ -1,7 +1,7 @@
 //! Kernel objects: argument values and kernel/argument/work-group queries.
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use fpgacl_kernel_compiler::ir::{ArgAccess, ArgAddress, ArgKind, Function, Module};
 use parking_lot::Mutex;
@@ -26,13 +26,25 @@ pub enum ArgValue {
     Pipe(Arc<Mem>),
 }
 
+/// An argument value as the kernel keeps it: memory objects by weak reference, because
+/// setting a kernel argument does not retain the object (a host may release a buffer that is
+/// still set as an argument, and its destructor callbacks must then run). A launch takes
+/// strong references at enqueue time ([`Kernel::arg_values`]).
+#[derive(Clone, Debug)]
+enum SetArg {
+    Bytes(Vec<u8>),
+    Buffer(Option<Weak<Mem>>),
+    Local(usize),
+    Pipe(Weak<Mem>),
+}
+
 /// A kernel: one function of a built program plus its argument values.
 pub struct Kernel {
     pub program: Arc<Program>,
     pub module: Arc<Module>,
     /// Index of the function in `module.kernels`.
     pub index: usize,
-    args: Mutex<Vec<Option<ArgValue>>>,
+    args: Mutex<Vec<Option<SetArg>>>,
 }
 
 impl Drop for Kernel {
@@ -40,6 +52,10 @@ impl Drop for Kernel {
         self.program.kernels.fetch_sub(1, Ordering::SeqCst);
     }
 }
+
+/// The offline compiler's work-group size limit for a kernel with barriers and no
+/// `reqd_work_group_size` / `max_work_group_size`.
+pub const BARRIER_DEFAULT_WORK_GROUP_SIZE: usize = 256;
 
 /// Size of a `cl_mem` handle as `clSetKernelArg` receives it.
 pub const MEM_ARG_SIZE: usize = std::mem::size_of::<usize>();
@@ -104,7 +120,7 @@ impl Kernel {
                 check(size == MEM_ARG_SIZE, CL_INVALID_ARG_SIZE)?;
                 let h = value.map(read_usize).unwrap_or(0);
                 if h == 0 {
-                    ArgValue::Buffer(None)
+                    SetArg::Buffer(None)
                 } else {
                     let m = resolve_mem(h)?;
                     check(!m.is_pipe(), CL_INVALID_MEM_OBJECT)?;
@@ -112,38 +128,53 @@ impl Kernel {
                         Arc::ptr_eq(&m.context, &self.program.context),
                         CL_INVALID_MEM_OBJECT,
                     )?;
-                    ArgValue::Buffer(Some(m))
+                    SetArg::Buffer(Some(Arc::downgrade(&m)))
                 }
             }
             ArgKind::LocalPtr { .. } => {
                 check(value.is_none(), CL_INVALID_ARG_VALUE)?;
                 check(size > 0, CL_INVALID_ARG_SIZE)?;
-                ArgValue::Local(size)
+                SetArg::Local(size)
             }
-            ArgKind::Pipe { .. } => {
+            ArgKind::Pipe { packet_size, .. } => {
                 check(size == MEM_ARG_SIZE, CL_INVALID_ARG_SIZE)?;
                 let h = value.map(read_usize).unwrap_or(0);
                 check(h != 0, CL_INVALID_ARG_VALUE)?;
                 let m = resolve_mem(h)?;
                 check(m.is_pipe(), CL_INVALID_ARG_VALUE)?;
-                ArgValue::Pipe(m)
+                // The pipe's packets must be the kernel's pipe element type.
+                if let crate::memory::MemKind::Pipe {
+                    packet_size: have, ..
+                } = m.kind
+                {
+                    check(have == *packet_size, CL_INVALID_ARG_VALUE)?;
+                }
+                SetArg::Pipe(Arc::downgrade(&m))
             }
             ArgKind::Value { .. } | ArgKind::ByValue { .. } => {
                 check(size == arg.size as usize, CL_INVALID_ARG_SIZE)?;
                 let bytes = value.ok_or(CL_INVALID_ARG_VALUE)?;
-                ArgValue::Bytes(bytes.get(..size).ok_or(CL_INVALID_ARG_SIZE)?.to_vec())
+                SetArg::Bytes(bytes.get(..size).ok_or(CL_INVALID_ARG_SIZE)?.to_vec())
             }
         };
         self.args.lock()[index as usize] = Some(v);
         Ok(())
     }
 
-    /// Snapshot of all argument values; `CL_INVALID_KERNEL_ARGS` if one is not set.
+    /// Snapshot of all argument values; `CL_INVALID_KERNEL_ARGS` if one is not set or its
+    /// memory object has been released since.
     pub fn arg_values(&self) -> CLResult<Vec<ArgValue>> {
+        let up = |w: &Weak<Mem>| w.upgrade().ok_or(CL_INVALID_KERNEL_ARGS);
         self.args
             .lock()
             .iter()
-            .map(|a| a.clone().ok_or(CL_INVALID_KERNEL_ARGS))
+            .map(|a| match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
+                SetArg::Bytes(b) => Ok(ArgValue::Bytes(b.clone())),
+                SetArg::Buffer(None) => Ok(ArgValue::Buffer(None)),
+                SetArg::Buffer(Some(w)) => Ok(ArgValue::Buffer(Some(up(w)?))),
+                SetArg::Local(n) => Ok(ArgValue::Local(*n)),
+                SetArg::Pipe(w) => Ok(ArgValue::Pipe(up(w)?)),
+            })
             .collect()
     }
 
@@ -155,7 +186,7 @@ impl Kernel {
             .lock()
             .iter()
             .map(|a| match a {
-                Some(ArgValue::Local(n)) => *n,
+                Some(SetArg::Local(n)) => *n,
                 _ => 0,
             })
             .sum();
@@ -176,7 +207,19 @@ impl Kernel {
         if let Some(m) = f.attrs.max_work_group_size {
             return (m as usize).min(dev_max);
         }
-        dev_max
+        // Without either attribute the offline compiler limits a kernel with barriers to 256
+        // work-items and imposes no limit on one without (Best Practices Guide, "Specifying a
+        // Work-Group Size").
+        let barrier = f.blocks.iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| matches!(i, fpgacl_kernel_compiler::ir::Inst::Barrier { .. }))
+        });
+        if barrier {
+            BARRIER_DEFAULT_WORK_GROUP_SIZE.min(dev_max)
+        } else {
+            dev_max
+        }
     }
 
     /// `CL_KERNEL_ATTRIBUTES`: the attributes as written in the source, without spaces inside

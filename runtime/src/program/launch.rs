@@ -279,6 +279,14 @@ pub fn check_work_sizes(
             CL_INVALID_GLOBAL_OFFSET,
         )?;
     }
+    // The number of work-items must be representable (the device model counts them in 64 bits).
+    check(
+        ws.global
+            .iter()
+            .try_fold(1u64, |a, &g| a.checked_mul(g as u64))
+            .is_some(),
+        CL_INVALID_GLOBAL_WORK_SIZE,
+    )?;
     match local {
         Some(l) => {
             for i in 0..d {
