@@ -479,7 +479,9 @@ mod tests {
         let o = BuildOptions::parse("-clock=300 -include lib.h -include \"b c.h\"").unwrap();
         assert_eq!(o.forced_includes, ["lib.h", "b c.h"]);
         assert_eq!(o.pp_options().forced_includes, ["lib.h", "b c.h"]);
-        assert!(BuildOptions::parse("-include").unwrap_err().contains("-include"));
+        assert!(BuildOptions::parse("-include")
+            .unwrap_err()
+            .contains("-include"));
     }
 
     #[test]
