@@ -291,6 +291,13 @@ impl Ledger {
             .map(|q| (Arc::as_ptr(q) as usize, q.out_of_order()));
         let mut st = self.state.lock();
         let Some(mut e) = st.take_waiting(t.id) else {
+            // The worker started (or finished) the run before `clEnqueue*` attached its
+            // event: the run still needs it (condition 3 asks whether its event has ended).
+            if let Some(e) = st.started.get_mut(&t.id) {
+                e.event = Some(Arc::downgrade(ev));
+                drop(st);
+                self.cond.notify_all();
+            }
             return;
         };
         e.event = Some(Arc::downgrade(ev));

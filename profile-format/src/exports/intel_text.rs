@@ -31,12 +31,14 @@ pub const SHARED_CONTROL_OFF: i32 = -1;
 /// Counters written per access site.
 pub const COUNTERS_PER_SITE: usize = 13;
 
+/// A name as one field: the record separators (comma, line breaks) become `_`, then every
+/// other control character is escaped for the terminal.
 fn clean(name: &str) -> std::borrow::Cow<'_, str> {
-    let name = crate::terminal_safe::escape_controls(name);
-    if name.contains(',') {
-        std::borrow::Cow::Owned(name.replace(',', "_"))
+    if name.contains([',', '\n', '\r']) {
+        let fields = name.replace([',', '\n', '\r'], "_");
+        std::borrow::Cow::Owned(crate::terminal_safe::escape_controls(&fields).into_owned())
     } else {
-        name
+        crate::terminal_safe::escape_controls(name)
     }
 }
 
