@@ -26,8 +26,8 @@ pub use locate::{
     cargo_profile, fpgacl_cli, fpgacl_lib, fpgacl_lib_dir, profile_dir, workspace_root, LIB_DIR_ENV,
 };
 pub use run::{
-    assert_example_passes, compile_example, direct_linkage, example_command, hermetic_command,
-    run_example, run_with_timeout, scratch_dir, RunOutput, DEFAULT_TIMEOUT,
+    assert_example_passes, beside_cpu_hog, compile_example, direct_linkage, example_command,
+    hermetic_command, run_example, run_with_timeout, scratch_dir, RunOutput, DEFAULT_TIMEOUT,
 };
 
 pub use fpgacl_host_examples::{example, Example, Linkage, EXAMPLES};

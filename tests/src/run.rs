@@ -89,6 +89,26 @@ impl RunOutput {
     }
 }
 
+/// Runs `f` while `hogs` threads spin on busy loops (a loaded machine: every core taken), and
+/// stops them when `f` returns.
+pub fn beside_cpu_hog<T>(hogs: usize, f: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let done = AtomicBool::new(false);
+    thread::scope(|s| {
+        for _ in 0..hogs {
+            s.spawn(|| {
+                let mut x = 1u64;
+                while !done.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            });
+        }
+        let out = f();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
 /// Run `cmd` with piped output, killing it after `timeout`.
 pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> io::Result<RunOutput> {
     let command = format!("{cmd:?}");

@@ -5,12 +5,10 @@
 //! settle). The `profile_autorun` C host feeds 512 pairs
 //! per round through an autorun kernel of two compute units and reads the counters 4 times.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use fpgacl_profile_format::{read_profile, AccessKind, Profile};
 use fpgacl_tests::{
-    compile_example, example, example_command, fpgacl_lib_dir, run_with_timeout, scratch_dir,
-    Linkage, DEFAULT_TIMEOUT,
+    beside_cpu_hog, compile_example, example, example_command, fpgacl_lib_dir, run_with_timeout,
+    scratch_dir, Linkage, DEFAULT_TIMEOUT,
 };
 
 const PAIRS: u64 = 512;
@@ -25,21 +23,8 @@ fn run(scratch: &str, hogs: usize) -> Profile {
     cmd.current_dir(&dir)
         .env("ACL_RUNTIME_PROFILING_ACTIVE", "1")
         .env_remove("FPGACL_AUTORUN_CUMULATIVE");
-    let done = AtomicBool::new(false);
-    let out = std::thread::scope(|s| {
-        for _ in 0..hogs {
-            s.spawn(|| {
-                let mut x = 1u64;
-                while !done.load(Ordering::Relaxed) {
-                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-                }
-            });
-        }
-        let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT);
-        done.store(true, Ordering::Relaxed);
-        out
-    })
-    .expect("runs profile_autorun");
+    let out = beside_cpu_hog(hogs, || run_with_timeout(&mut cmd, DEFAULT_TIMEOUT))
+        .expect("runs profile_autorun");
     assert!(out.passed(), "{}", out.describe());
     read_profile(dir.join("profile.mon")).unwrap_or_else(|e| panic!("{e}\n{}", out.describe()))
 }

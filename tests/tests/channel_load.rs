@@ -6,11 +6,11 @@
 //! deadlock diagnosis is decided from state, `Activity::quiescence`), the consumer's count,
 //! sum and order hash right, and the emulated time the same in every run.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use fpgacl_tests::{
-    compile_example, example, example_command, fpgacl_lib_dir, run_with_timeout, Linkage,
+    beside_cpu_hog, compile_example, example, example_command, fpgacl_lib_dir, run_with_timeout,
+    Linkage,
 };
 
 /// Values per run: with a hog on each of 2 cores the 30 runs take well under a minute.
@@ -23,27 +23,16 @@ fn channel_pair_never_fails_beside_a_cpu_hog() {
     let ex = example("channel_pair").expect("example channel_pair");
     let bin = compile_example(ex, &Linkage::IcdLoader);
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let done = AtomicBool::new(false);
     let t0 = Instant::now();
-    let outs = std::thread::scope(|s| {
-        for _ in 0..cores {
-            s.spawn(|| {
-                let mut x = 1u64;
-                while !done.load(Ordering::Relaxed) {
-                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-                }
-            });
-        }
-        let outs: Vec<_> = (0..RUNS)
+    let outs = beside_cpu_hog(cores, || {
+        (0..RUNS)
             .map(|_| {
                 let mut cmd = example_command(&bin, ex.name, &Linkage::IcdLoader);
                 cmd.env("CHPAIR_N", VALUES.to_string())
                     .env("CHPAIR_DEPTH", "16");
                 run_with_timeout(&mut cmd, Duration::from_secs(120))
             })
-            .collect();
-        done.store(true, Ordering::Relaxed);
-        outs
+            .collect::<Vec<_>>()
     });
     let mut failures = Vec::new();
     let mut device_times = Vec::new();

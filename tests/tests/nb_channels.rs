@@ -5,11 +5,9 @@
 //! pause. Its printed counts of empty and full polls (and the emulated durations) must be the
 //! same whatever the pause, the worker count and the load of the host.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use fpgacl_tests::{
-    compile_example, example, example_command, fpgacl_lib_dir, run_with_timeout, Linkage,
-    DEFAULT_TIMEOUT,
+    beside_cpu_hog, compile_example, example, example_command, fpgacl_lib_dir, run_with_timeout,
+    Linkage, DEFAULT_TIMEOUT,
 };
 
 /// Runs the example once; returns its "nb reads:" and "nb writes:" lines.
@@ -20,21 +18,8 @@ fn run(pause_ms: u32, threads: u32, hogs: usize) -> Vec<String> {
     let mut cmd = example_command(&bin, ex.name, &Linkage::IcdLoader);
     cmd.env("NB_PAUSE_MS", pause_ms.to_string())
         .env("FPGACL_THREADS", threads.to_string());
-    let done = AtomicBool::new(false);
-    let out = std::thread::scope(|s| {
-        for _ in 0..hogs {
-            s.spawn(|| {
-                let mut x = 1u64;
-                while !done.load(Ordering::Relaxed) {
-                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-                }
-            });
-        }
-        let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT);
-        done.store(true, Ordering::Relaxed);
-        out
-    })
-    .expect("runs nb_channels");
+    let out = beside_cpu_hog(hogs, || run_with_timeout(&mut cmd, DEFAULT_TIMEOUT))
+        .expect("runs nb_channels");
     assert!(out.passed(), "nb_channels failed:\n{}", out.describe());
     let lines: Vec<String> = out
         .stdout
