@@ -59,6 +59,10 @@ pub struct ExecConfig {
     pub no_autorun: bool,
     /// What out-of-bounds accesses do; `None`: `FPGACL_OOB` ([`OobMode::from_env`]).
     pub oob: Option<OobMode>,
+    /// The module's static analysis with this board's parameters, when the caller already ran
+    /// it (the runtime does, for the profile): rule M0' reads its coalesced groups instead of
+    /// analysing each kernel again at its first launch.
+    pub report: Option<Arc<fpgacl_kernel_compiler::analysis::Report>>,
 }
 
 impl ExecConfig {
@@ -245,6 +249,8 @@ struct Inner {
     /// Per kernel, computed at its first launch: the burst tracker of every site (rule M0'),
     /// [`coalesce_table`].
     coalesce: Vec<OnceLock<Vec<(u32, u32)>>>,
+    /// `ExecConfig::report`.
+    report: Option<Arc<fpgacl_kernel_compiler::analysis::Report>>,
     /// `OobMode::Fault`.
     oob_fault: bool,
     /// Out-of-bounds sites already reported on stderr (kernel, op, write): each once.
@@ -255,15 +261,31 @@ struct Inner {
 /// site whose burst tracker it shares and the accesses that form one wide access per
 /// work-item (its static analysis' coalesced group: the accesses of unrolled copies or of
 /// consecutive sites whose addresses tile one contiguous range). A site outside any group
-/// keeps its own tracker, one access per slot: `(site, 1)`. The analysis is run with the
-/// board's parameters; a kernel whose analysis fails keeps the plain table.
-fn coalesce_table(module: &Module, kidx: u32, f: &Function, board: &Board) -> Vec<(u32, u32)> {
+/// keeps its own tracker, one access per slot: `(site, 1)`. The kernel's report comes from
+/// `report` (the caller's analysis) or, without one, is analysed here with the board's
+/// parameters; a kernel whose analysis fails keeps the plain table.
+fn coalesce_table(
+    module: &Module,
+    kidx: u32,
+    f: &Function,
+    board: &Board,
+    report: Option<&fpgacl_kernel_compiler::analysis::Report>,
+) -> Vec<(u32, u32)> {
     let mut t: Vec<(u32, u32)> = (0..module.sites.len() as u32).map(|s| (s, 1)).collect();
-    let params = board.analysis_params();
-    let rep = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        fpgacl_kernel_compiler::analysis::engine::analyze_kernel(module, kidx, f, &params)
-    }));
-    let Ok(rep) = rep else { return t };
+    let analysed;
+    let rep = match report.and_then(|r| r.kernels.get(kidx as usize)) {
+        Some(k) => k,
+        None => {
+            let params = board.analysis_params();
+            let Ok(k) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                fpgacl_kernel_compiler::analysis::engine::analyze_kernel(module, kidx, f, &params)
+            })) else {
+                return t;
+            };
+            analysed = k;
+            &analysed
+        }
+    };
     for s in &rep.sites {
         if s.coalesced_width.is_none() || s.coalesced_accesses < 2 {
             continue;
@@ -377,6 +399,7 @@ impl ProgramInstance {
             activity: config.activity.clone().unwrap_or_default(),
             shutdown: AtomicBool::new(false),
             coalesce: (0..module_len).map(|_| OnceLock::new()).collect(),
+            report: config.report.clone(),
             autorun,
             oob_fault: config.oob.unwrap_or_else(OobMode::from_env) == OobMode::Fault,
             oob_seen: Mutex::new(Default::default()),
@@ -1020,8 +1043,15 @@ fn run_kernel(
         printf_immediate: sequential,
         word_bytes: inner.board.mem_word_bytes(),
         max_burst_words: inner.board.max_burst_words(),
-        coalesce: inner.coalesce[spec.kernel as usize]
-            .get_or_init(|| coalesce_table(module, spec.kernel, f, &inner.board)),
+        coalesce: inner.coalesce[spec.kernel as usize].get_or_init(|| {
+            coalesce_table(
+                module,
+                spec.kernel,
+                f,
+                &inner.board,
+                inner.report.as_deref(),
+            )
+        }),
         clock,
         oob_fault: inner.oob_fault,
     };

@@ -217,20 +217,22 @@ impl Program {
     /// any earlier one. Returns the loader's message on failure.
     fn load(&self, module: &Arc<Module>) -> Result<(), String> {
         let dev = self.devices.first().ok_or("no device")?;
-        let config = ExecConfig {
-            activity: Some(dev.activity.clone()),
-            ..Default::default()
-        };
-        let inst =
-            ProgramInstance::new(module.clone(), &dev.board, config).map_err(|e| e.to_string())?;
-        let inst = Arc::new(inst);
         // Without a report kernels still run, only untimed (START = END).
         let params = dev.board.analysis_params();
         let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             analysis::analyze(module, &params)
         }))
-        .ok();
-        *self.analysis.lock() = report.map(Arc::new);
+        .ok()
+        .map(Arc::new);
+        let config = ExecConfig {
+            activity: Some(dev.activity.clone()),
+            report: report.clone(),
+            ..Default::default()
+        };
+        let inst =
+            ProgramInstance::new(module.clone(), &dev.board, config).map_err(|e| e.to_string())?;
+        let inst = Arc::new(inst);
+        *self.analysis.lock() = report;
         crate::profiling::program_loaded(&inst, dev);
         self.context.add_instance(&inst);
         if let Some(old) = self.instance.lock().replace(inst) {
