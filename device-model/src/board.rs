@@ -32,6 +32,10 @@ pub struct MemoryBankGroup {
     pub max_burst_words: u32,
     /// Bytes of this memory kind (all banks together).
     pub size_bytes: u64,
+    /// DRAM timing of each bank (rules D1-D7, `timing::dram`); `None`: the bank moves its
+    /// peak `bandwidth_mbps` (rule B1), as on the built-in default board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dram: Option<crate::timing::dram::DramTiming>,
 }
 
 /// `CL_DEVICE_MAX_WORK_GROUP_SIZE` (and each `CL_DEVICE_MAX_WORK_ITEM_SIZES`) as Intel's FPGA
@@ -123,6 +127,7 @@ impl Board {
                 latency_cycles: 155,
                 max_burst_words: 16,
                 size_bytes: 4 << 30,
+                dram: None,
             }],
             kernel_clock_mhz: 294.0,
             pcie_bandwidth_mbps: 7880.0,
@@ -191,6 +196,12 @@ impl Board {
             }
             if !(g.bandwidth_mbps.is_finite() && g.bandwidth_mbps > 0.0) {
                 return bad("memory bandwidth must be positive");
+            }
+            if let Some(d) = &g.dram {
+                d.validate().map_err(|m| BoardError::Invalid {
+                    name: self.name.clone(),
+                    message: m,
+                })?;
             }
         }
         if !(self.kernel_clock_mhz.is_finite() && self.kernel_clock_mhz > 0.0) {

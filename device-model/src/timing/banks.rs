@@ -22,6 +22,7 @@
 //! - every buffer is in the named memory type (heterogeneous `buffer_location` placement is
 //!   not modelled), so the other memory types of the board move nothing.
 
+use super::dram;
 use crate::board::Board;
 
 /// Where the buffers of one launch are, for a program built with `-no-interleaving`.
@@ -63,17 +64,48 @@ impl BankPlacement {
     }
 }
 
-/// Global memory cycles to move `sites` (kernel argument of each global access site, when
-/// known, and its bytes fetched): rule B1 when `placement` is `None` (interleaved), rule B5
-/// otherwise.
+/// One global access site's traffic as the banks see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SiteTraffic {
+    /// The kernel argument the site's buffer comes from, when known statically.
+    pub arg: Option<u32>,
+    /// Bytes fetched (rules M0-M4).
+    pub bytes: u64,
+    /// A store site (write stream); loads and atomics read.
+    pub write: bool,
+    /// Average burst of the site in bytes (rule M4), at least one word.
+    pub burst_bytes: u64,
+    /// Consecutive bursts of the site are a DRAM row or more apart (its static stride).
+    pub strided: bool,
+}
+
+impl SiteTraffic {
+    /// A read stream of `bytes` in bursts of `burst_bytes` (tests, callers without sites).
+    pub fn read(arg: Option<u32>, bytes: u64, burst_bytes: u64) -> SiteTraffic {
+        SiteTraffic {
+            arg,
+            bytes,
+            write: false,
+            burst_bytes,
+            strided: false,
+        }
+    }
+}
+
+/// Global memory cycles to move `sites`: rule B1 when `placement` is `None` (interleaved),
+/// rule B5 otherwise; on a bank group with DRAM timing (`MemoryBankGroup::dram`), each bank's
+/// time follows rules D1-D7 ([`super::dram`]) instead of its peak bandwidth.
 pub fn memory_cycles(
     board: &Board,
     placement: Option<&BankPlacement>,
-    sites: impl Iterator<Item = (Option<u32>, u64)>,
+    sites: impl Iterator<Item = SiteTraffic>,
 ) -> u64 {
     let group = placement.and_then(|p| board.global_memory.get(p.group).map(|g| (p, g)));
     let Some((p, g)) = group else {
-        let bytes: u64 = sites.map(|(_, b)| b).sum();
+        if let Some(g) = board.global_memory.first().filter(|g| g.dram.is_some()) {
+            return dram_cycles(board, g, None, sites);
+        }
+        let bytes: u64 = sites.map(|s| s.bytes).sum();
         let bpc = board.global_bytes_per_cycle();
         return if bpc > 0.0 {
             (bytes as f64 / bpc).ceil() as u64
@@ -81,6 +113,9 @@ pub fn memory_cycles(
             0
         };
     };
+    if g.dram.is_some() {
+        return dram_cycles(board, g, Some(p), sites);
+    }
     let n = g.count.max(1);
     let bank_bpc = g.bandwidth_mbps / board.kernel_clock_mhz;
     if bank_bpc.is_nan() || bank_bpc <= 0.0 {
@@ -90,16 +125,70 @@ pub fn memory_cycles(
     // total so that whole bytes stay exact).
     let mut per_bank = vec![0u64; n as usize];
     let mut spread = 0u64;
-    for (arg, bytes) in sites {
-        match p.bank_of(arg, n) {
-            Some(b) => per_bank[b as usize] += bytes,
-            None => spread += bytes,
+    for s in sites {
+        match p.bank_of(s.arg, n) {
+            Some(b) => per_bank[b as usize] += s.bytes,
+            None => spread += s.bytes,
         }
     }
     let spread_share = spread as f64 / n as f64;
     per_bank
         .iter()
         .map(|&b| ((b as f64 + spread_share) / bank_bpc).ceil() as u64)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Rules D1-D7 over the banks of `g`: interleaved (`placement` `None`: every site spreads
+/// over the banks in chunks of at most the interleaving granularity) or placed by hand (B5);
+/// memory cycles = the slowest bank's time at the kernel clock.
+fn dram_cycles(
+    board: &Board,
+    g: &crate::board::MemoryBankGroup,
+    placement: Option<&BankPlacement>,
+    sites: impl Iterator<Item = SiteTraffic>,
+) -> u64 {
+    let Some(d) = g.dram.as_ref() else {
+        return 0;
+    };
+    let n = g.count.max(1);
+    let word = g.width_bytes.max(1) as u64;
+    let mut per_bank: Vec<Vec<dram::Stream>> = vec![Vec::new(); n as usize];
+    for s in sites.filter(|s| s.bytes > 0) {
+        let bank = placement.and_then(|p| p.bank_of(s.arg, n));
+        let burst = s.burst_bytes.max(word);
+        match bank {
+            Some(b) => per_bank[b as usize].push(dram::Stream {
+                bytes: s.bytes as f64,
+                write: s.write,
+                chunk: burst,
+                strided: s.strided,
+            }),
+            None => {
+                // Burst-interleaved: a chunk never spans two banks.
+                let chunk = if n > 1 {
+                    burst.min(d.interleave_bytes.max(word))
+                } else {
+                    burst
+                };
+                for v in per_bank.iter_mut() {
+                    v.push(dram::Stream {
+                        bytes: s.bytes as f64 / n as f64,
+                        write: s.write,
+                        chunk,
+                        strided: s.strided,
+                    });
+                }
+            }
+        }
+    }
+    let fmax = board.kernel_clock_mhz;
+    per_bank
+        .iter()
+        .map(|v| {
+            let t = dram::bank_time(d, word, fmax, v);
+            (t.total_ns * fmax / 1000.0).ceil() as u64
+        })
         .max()
         .unwrap_or(0)
 }
@@ -112,6 +201,10 @@ mod tests {
         Board::default_board()
     }
 
+    fn rd(arg: Option<u32>, bytes: u64) -> SiteTraffic {
+        SiteTraffic::read(arg, bytes, 1024)
+    }
+
     #[test]
     fn interleaved_is_rule_b1() {
         let b = two_banks();
@@ -119,7 +212,7 @@ mod tests {
         let c = memory_cycles(
             &b,
             None,
-            [(Some(0), 1 << 20), (Some(1), 1 << 20)].into_iter(),
+            [rd(Some(0), 1 << 20), rd(Some(1), 1 << 20)].into_iter(),
         );
         assert_eq!(c, ((2u64 << 20) as f64 / bpc).ceil() as u64);
     }
@@ -127,7 +220,7 @@ mod tests {
     #[test]
     fn separate_banks_match_interleaved_same_bank_doubles() {
         let b = two_banks();
-        let sites = || [(Some(0), 1u64 << 20), (Some(1), 1u64 << 20)].into_iter();
+        let sites = || [rd(Some(0), 1u64 << 20), rd(Some(1), 1u64 << 20)].into_iter();
         let inter = memory_cycles(&b, None, sites());
         let sep = BankPlacement::new(&b, "default", vec![1, 2]).unwrap();
         let same = BankPlacement::new(&b, "default", vec![1, 1]).unwrap();
@@ -139,7 +232,7 @@ mod tests {
         let auto = BankPlacement::new(&b, "default", vec![0, 9]).unwrap();
         assert_eq!(memory_cycles(&b, Some(&auto), sites()), same_c);
         // Unknown buffers spread evenly: like interleaved.
-        let unknown = memory_cycles(&b, Some(&same), [(None, 2u64 << 20)].into_iter());
+        let unknown = memory_cycles(&b, Some(&same), [rd(None, 2u64 << 20)].into_iter());
         assert!(unknown.abs_diff(inter) <= 1);
     }
 

@@ -26,6 +26,7 @@ pub mod banks;
 pub mod board;
 pub mod clock;
 pub mod compute;
+pub mod dram;
 pub mod local;
 pub mod memory;
 pub mod sharing;
@@ -92,6 +93,9 @@ pub struct KernelTiming {
     pub bound: Bound,
     /// Bytes fetched from / written to global memory, all sites.
     pub bytes_fetched: u64,
+    /// Rule B4's demand: bytes the board's peak bandwidth moves in the time this run's
+    /// traffic takes alone (rules D1-D7); `bytes_fetched` on boards without DRAM timing.
+    pub demand_bytes: u64,
     /// Per access site of the kernel (site ids of the module), in site id order.
     pub sites: Vec<SiteCounters>,
 }
@@ -294,14 +298,40 @@ pub fn evaluate_banked(
     }
     let bytes_fetched: u64 = traffic.iter().map(|t| t.bytes_fetched).sum();
     // B1 (interleaved) or B5 (per bank).
+    // With DRAM timing (rules D1-D7) a site is a stream: direction, burst, row stride.
+    let row_bytes = board
+        .default_bank_group()
+        .and_then(|g| g.dram.as_ref())
+        .map(|d| d.row_bytes);
     let memory_cycles = banks::memory_cycles(
         board,
         placement,
         kernel_sites
             .iter()
             .filter(|&&i| traffic[i].bytes_fetched > 0)
-            .map(|&i| (module.sites[i].arg, traffic[i].bytes_fetched)),
+            .map(|&i| {
+                let s = &module.sites[i];
+                let t = &traffic[i];
+                let stride = report
+                    .sites
+                    .iter()
+                    .find(|r| r.id == s.id)
+                    .and_then(|r| r.stride_bytes);
+                banks::SiteTraffic {
+                    arg: s.arg,
+                    bytes: t.bytes_fetched,
+                    write: s.kind == SiteKind::Store,
+                    burst_bytes: t.burst_bytes / t.bursts.max(1),
+                    strided: matches!((stride, row_bytes), (Some(st), Some(r)) if st.unsigned_abs() >= r),
+                }
+            }),
     );
+    // Rule B4's demand: the bytes the board's peak moves in this memory time.
+    let demand_bytes = if row_bytes.is_some() {
+        (memory_cycles as f64 * board.global_bytes_per_cycle()).ceil() as u64
+    } else {
+        traffic.iter().map(|t| t.bytes_fetched).sum()
+    };
     let pipeline = compute_cycles + channel_stall + arb.cycles;
     // B4: a run that shared the bandwidth takes the ledger's duration when it is longer.
     let memory_cycles = match opts.shared_cycles {
@@ -374,6 +404,7 @@ pub fn evaluate_banked(
         local_stall_cycles: arb.cycles,
         bound,
         bytes_fetched,
+        demand_bytes,
         sites,
     })
 }

@@ -114,7 +114,7 @@ impl Launch {
                 let demand = Demand {
                     start: start_cycle,
                     pipeline: alone.pipeline_cycles.max(1),
-                    bytes: alone.bytes_fetched,
+                    bytes: alone.demand_bytes,
                 };
                 let shared = ledger.finish(&self.device, &self.ticket, demand);
                 let t = if shared > alone.cycles {
