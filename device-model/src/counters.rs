@@ -41,6 +41,10 @@ pub mod field {
     pub const BURSTS: usize = 9;
     /// Longest burst in words (merged by maximum, not by sum).
     pub const MAX_BURST: usize = 10;
+    /// Accesses that touch more memory words than their width needs (`ceil(bytes / word)`):
+    /// a wide access that is not aligned to the memory word and crosses into the next word
+    /// (rule M6: one extra LSU cycle each).
+    pub const CROSSING: usize = 11;
     /// Number of fields per site.
     pub const COUNT: usize = 12;
 }
@@ -150,6 +154,7 @@ impl CounterBlock {
                 words: c[field::WORDS],
                 bursts: c[field::BURSTS],
                 max_burst: c[field::MAX_BURST],
+                crossing: c[field::CROSSING],
             })
             .collect();
         Counters {
@@ -178,6 +183,9 @@ pub struct SiteCounts {
     pub bursts: u64,
     /// Longest burst in words.
     pub max_burst: u64,
+    /// Accesses that cross a memory word boundary they need not cross (see
+    /// [`field::CROSSING`]).
+    pub crossing: u64,
 }
 
 /// A snapshot of counters: per site of the module (indexed by `SiteId`) and per loop of the

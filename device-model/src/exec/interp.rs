@@ -562,6 +562,24 @@ impl Machine<'_> {
         if size == 0 {
             return;
         }
+        // Rule M6: an access that touches more words than its width needs crosses a word.
+        let (w0, w1) = if self.word_shift != u32::MAX {
+            (
+                addr >> self.word_shift,
+                (addr + size - 1) >> self.word_shift,
+            )
+        } else {
+            let w = self.word_bytes;
+            (addr / w, (addr + size - 1) / w)
+        };
+        let need = if self.word_shift != u32::MAX {
+            (size + (1 << self.word_shift) - 1) >> self.word_shift
+        } else {
+            size.div_ceil(self.word_bytes)
+        };
+        if w1 - w0 + 1 > need {
+            bump(&row[field::CROSSING], 1);
+        }
         // Rule M0': the accesses of a statically coalesced group share one tracker (the
         // group's first site) and one issue slot per wide access.
         let (ts, per) = match self.coalesce.get(s) {
@@ -583,15 +601,6 @@ impl Machine<'_> {
         if slot >= self.burst_rows {
             self.add_burst_rows(slot + 1, ns);
         }
-        let (w0, w1) = if self.word_shift != u32::MAX {
-            (
-                addr >> self.word_shift,
-                (addr + size - 1) >> self.word_shift,
-            )
-        } else {
-            let w = self.word_bytes;
-            (addr / w, (addr + size - 1) / w)
-        };
         let max = self.max_burst_words;
         let Some(b) = self.bursts.get_mut(slot * ns + ts) else {
             return;

@@ -89,6 +89,9 @@ pub struct KernelTiming {
     pub channel_stall_cycles: u64,
     /// Cycles spent waiting for arbitrated local memory ports (rule L3).
     pub local_stall_cycles: u64,
+    /// Extra LSU cycles of accesses that cross a memory word (rule M6), part of the
+    /// pipeline term.
+    pub crossing_cycles: u64,
     /// What limited the kernel.
     pub bound: Bound,
     /// Bytes fetched from / written to global memory, all sites.
@@ -332,7 +335,31 @@ pub fn evaluate_banked(
     } else {
         traffic.iter().map(|t| t.bytes_fetched).sum()
     };
-    let pipeline = compute_cycles + channel_stall + arb.cycles;
+    // M6: an access that crosses a memory word takes its LSU one extra cycle; the pipeline
+    // waits for the slowest LSU (the site with the most crossing cycles per lane).
+    let ndrange = model.kind == fpgacl_kernel_compiler::analysis::KernelKind::NdRange;
+    let site_lanes = |i: usize| -> u64 {
+        let s = &module.sites[i];
+        let rep = report.sites.iter().find(|r| r.id == s.id);
+        let copies = rep.map(|r| r.copies.max(1) as u64).unwrap_or(1);
+        let merged = rep.map_or(1, |r| r.coalesced_copies.max(1) as u64);
+        copies * merged * if ndrange { model.lanes } else { 1 }
+    };
+    let crossing_of = |i: usize| -> u64 {
+        let s = &module.sites[i];
+        if !is_global_memory(s.kind, s.space) {
+            return 0;
+        }
+        c.sites
+            .get(i)
+            .map_or(0, |x| x.crossing.div_ceil(site_lanes(i)))
+    };
+    let crossing_cycles = kernel_sites
+        .iter()
+        .map(|&i| crossing_of(i))
+        .max()
+        .unwrap_or(0);
+    let pipeline = compute_cycles + channel_stall + arb.cycles + crossing_cycles;
     // B4: a run that shared the bandwidth takes the ledger's duration when it is longer.
     let memory_cycles = match opts.shared_cycles {
         Some(shared) if shared > pipeline => memory_cycles.max(shared),
@@ -352,7 +379,6 @@ pub fn evaluate_banked(
     let largest = traffic.iter().map(|t| t.bytes_fetched).max().unwrap_or(0);
 
     // Per-site counters (S1-S6).
-    let ndrange = model.kind == fpgacl_kernel_compiler::analysis::KernelKind::NdRange;
     let mut sites = Vec::with_capacity(kernel_sites.len());
     for &i in &kernel_sites {
         let s = &module.sites[i];
@@ -367,11 +393,12 @@ pub fn evaluate_banked(
         let predicated = valid.saturating_sub(cnt.fires).div_ceil(lanes);
         let t = traffic[i];
         let stall = if is_global_memory(s.kind, s.space) {
-            if largest > 0 {
+            let b3 = if largest > 0 {
                 (excess as u128 * t.bytes_fetched as u128 / largest as u128) as u64
             } else {
                 0
-            }
+            };
+            b3 + crossing_of(i)
         } else {
             site_stall_ticks(i).div_ceil(TICKS_PER_CYCLE) + arb.site(s.id.0)
         };
@@ -402,6 +429,7 @@ pub fn evaluate_banked(
         pipeline_cycles: pipeline,
         channel_stall_cycles: channel_stall,
         local_stall_cycles: arb.cycles,
+        crossing_cycles,
         bound,
         bytes_fetched,
         demand_bytes,
