@@ -146,6 +146,15 @@ pub const EXAMPLES: &[Example] = &[
                       (CL_CHANNEL_n_INTELFPGA), and built interleaved",
     },
     Example {
+        name: "dram_streams",
+        source: "dram_streams.c",
+        kernels: &["dram_streams.cl"],
+        needs_kernels: true,
+        description: "1, 2 and 5 memory streams over the interleaved DRAM banks (DS_N \
+                      float16 work-items, build options DS_OPTIONS, e.g. -clock=<MHz>): \
+                      device times; the options travel in the binary",
+    },
+    Example {
         name: "local_reduction",
         source: "local_reduction.c",
         kernels: &["local_reduction.cl"],

@@ -33,6 +33,27 @@ pub fn board_from_env() -> Board {
     }
 }
 
+/// The board a program runs on: `device` (already at `FPGACL_KERNEL_CLOCK_MHZ` when set) at
+/// the kernel clock the program was built for with `-clock=<MHz>` (kept in the build options
+/// and so in the `.aocx`). The environment variable overrides the option: with it set, the
+/// device's board is used as it is.
+pub fn program_board(device: &Board, options: &str) -> Board {
+    let env_clock = std::env::var("FPGACL_KERNEL_CLOCK_MHZ")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .is_some_and(|mhz| mhz.is_finite() && mhz > 0.0);
+    if env_clock {
+        return device.clone();
+    }
+    match fpgacl_kernel_compiler::options::BuildOptions::parse(options)
+        .ok()
+        .and_then(|o| o.clock_mhz())
+    {
+        Some(mhz) => device.with_kernel_clock(mhz),
+        None => device.clone(),
+    }
+}
+
 /// `CL_DEVICE_NAME` of a board: "<board> : <description> (<bandwidth> MB/s)".
 pub fn device_name(b: &Board) -> String {
     format!(

@@ -61,9 +61,14 @@ pub fn current() -> Option<&'static Session> {
 }
 
 /// A program was loaded on `dev`: writes its `Program` frame (sources, static report).
-pub fn program_loaded(instance: &Arc<ProgramInstance>, dev: &Device) {
+/// `board` is the program's (the device's at the program's `-clock`).
+pub fn program_loaded(
+    instance: &Arc<ProgramInstance>,
+    dev: &Device,
+    board: &fpgacl_device_model::Board,
+) {
     if let Some(s) = session::current() {
-        s.add_program(instance, dev.index as u32, &dev.board);
+        s.add_program(instance, dev.index as u32, board);
     }
 }
 

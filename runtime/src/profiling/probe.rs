@@ -38,7 +38,24 @@ pub struct KernelProbe {
     live: Option<Arc<CounterBlock>>,
     /// The timing model's result for the run, filled by `Launch::run` before the event ends.
     timing: Arc<Mutex<Option<KernelTiming>>>,
+    /// Device clock / the program's clock (`-clock=<MHz>`): the profile counts cycles of the
+    /// device's clock (its header's fmax), so a program built for another clock has its
+    /// cycle figures converted (1.0 otherwise).
+    clock_scale: f64,
     event: Mutex<Weak<Event>>,
+}
+
+/// A run timed at a program's own kernel clock (`-clock`) in cycles of the device's clock:
+/// the duration and every per-site cycle figure times `scale` (device MHz / program MHz).
+fn to_device_clock(t: &mut KernelTiming, scale: f64) {
+    let c = |v: u64| (v as f64 * scale).round() as u64;
+    t.cycles = c(t.cycles);
+    for site in &mut t.sites {
+        site.active_cycles = c(site.active_cycles);
+        site.fired_cycles = c(site.fired_cycles).min(site.active_cycles);
+        site.stall_cycles = c(site.stall_cycles);
+        site.predicated_cycles = c(site.predicated_cycles);
+    }
 }
 
 fn u64x3(a: [usize; 3]) -> [u64; 3] {
@@ -51,7 +68,7 @@ impl KernelProbe {
         let session = super::session::current()?;
         let program = match session.program_of(&launch.instance) {
             Some(p) => p,
-            None => session.add_program(&launch.instance, q.device.index as u32, &q.device.board),
+            None => session.add_program(&launch.instance, q.device.index as u32, &launch.board),
         };
         let kfn = launch.module.kernels.get(launch.kernel_index);
         let kernel = kfn.map(|k| k.name.clone()).unwrap_or_default();
@@ -77,6 +94,11 @@ impl KernelProbe {
             finished: Mutex::new(None),
             live,
             timing: launch.timing.clone(),
+            clock_scale: if launch.board.kernel_clock_mhz > 0.0 {
+                q.device.board.kernel_clock_mhz / launch.board.kernel_clock_mhz
+            } else {
+                1.0
+            },
             event: Mutex::new(Weak::new()),
         }))
     }
@@ -169,7 +191,10 @@ impl KernelProbe {
         let s = self.session;
         let start = s.rel_ns(times[2]);
         let end = s.rel_ns(times[3]).max(start);
-        if let Some(t) = timing {
+        if let Some(mut t) = timing {
+            if self.clock_scale != 1.0 {
+                to_device_clock(&mut t, self.clock_scale);
+            }
             let c0 = s.cycles(start);
             let c1 = c0.saturating_add(t.cycles);
             let scale = s.config.window.overlap(c0, c1);

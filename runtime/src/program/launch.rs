@@ -39,8 +39,11 @@ pub struct Launch {
     pub command_type: cl_command_type,
     /// The program as loaded on the queue's device.
     pub instance: Arc<ProgramInstance>,
-    /// The device it runs on (board figures for the timing model).
+    /// The device it runs on.
     pub device: Arc<Device>,
+    /// The board figures for the timing model: the device's at the program's kernel clock
+    /// (`-clock=<MHz>`, [`crate::board::program_board`]).
+    pub board: Arc<fpgacl_device_model::Board>,
     /// The program's static analysis (II, LSUs), when available: the timing model needs it.
     pub analysis: Option<Arc<Report>>,
     /// The emulated timing of the run, filled when it ends (for the profiler).
@@ -73,7 +76,7 @@ impl Launch {
     /// knows every run that starts before its end ([`crate::bandwidth`]).
     pub fn run(&self) -> Result<fpgacl_device_model::RunReport, RunError> {
         let spec = self.spec();
-        let board = &self.device.board;
+        let board = &*self.board;
         let name = self
             .module
             .kernels
@@ -111,12 +114,33 @@ impl Launch {
         let banks = self.banks.as_ref();
         match timing::evaluate_banked(&self.module, krep, board, &run, &opts, banks) {
             Ok(alone) => {
+                // The ledger counts cycles at the device's clock: a program built for
+                // another clock (`-clock`) converts its figures there and back (bytes are
+                // clock independent).
+                let dev_mhz = self.device.board.kernel_clock_mhz;
+                let scale = if board.kernel_clock_mhz > 0.0 && dev_mhz > 0.0 {
+                    dev_mhz / board.kernel_clock_mhz
+                } else {
+                    1.0
+                };
+                let to_dev = |c: u64| (c as f64 * scale).round() as u64;
                 let demand = Demand {
-                    start: start_cycle,
-                    pipeline: alone.pipeline_cycles.max(1),
+                    start: if scale == 1.0 {
+                        start_cycle
+                    } else {
+                        self.device
+                            .board
+                            .ns_to_cycles(board.cycles_to_ns(start_cycle))
+                    },
+                    pipeline: to_dev(alone.pipeline_cycles).max(1),
                     bytes: alone.demand_bytes,
                 };
-                let shared = ledger.finish(&self.device, &self.ticket, demand);
+                let shared_dev = ledger.finish(&self.device, &self.ticket, demand);
+                let shared = if scale == 1.0 {
+                    shared_dev
+                } else {
+                    (shared_dev as f64 / scale).round() as u64
+                };
                 let t = if shared > alone.cycles {
                     opts.shared_cycles = Some(shared);
                     timing::evaluate_banked(&self.module, krep, board, &run, &opts, banks)
@@ -383,6 +407,7 @@ pub fn enqueue_kernel(
         local_size: ws.local,
         args,
         command_type,
+        board: k.program.board(&q.device),
         instance,
         device: q.device.clone(),
         analysis: k.program.analysis(),

@@ -53,6 +53,9 @@ pub struct Program {
     from_binary: bool,
     /// Static analysis of the loaded executable (for the timing model).
     analysis: Mutex<Option<Arc<Report>>>,
+    /// The board the loaded executable runs on: the device's, at the kernel clock the program
+    /// was built for (`-clock=<MHz>`, unless `FPGACL_KERNEL_CLOCK_MHZ` overrides it).
+    board: Mutex<Option<Arc<fpgacl_device_model::Board>>>,
 }
 
 /// The build log of a program created from an executable binary.
@@ -96,6 +99,7 @@ impl Program {
             instance: Mutex::new(None),
             from_binary: false,
             analysis: Mutex::new(None),
+            board: Mutex::new(None),
         }))
     }
 
@@ -175,6 +179,7 @@ impl Program {
             instance: Mutex::new(None),
             from_binary: true,
             analysis: Mutex::new(None),
+            board: Mutex::new(None),
         };
         let prog = Arc::new(prog);
         prog.load_executable_binary();
@@ -187,15 +192,15 @@ impl Program {
     /// says so. A later `clBuildProgram` is accepted. If loading fails, the status stays
     /// `CL_BUILD_NONE` and `clBuildProgram` reports why.
     fn load_executable_binary(&self) {
-        let module = {
+        let (module, options) = {
             let st = self.state.lock();
             if st.binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
                 return;
             }
-            st.module.clone()
+            (st.module.clone(), st.options.clone())
         };
         let Some(module) = module else { return };
-        let loaded = self.load(&module);
+        let loaded = self.load(&module, &options);
         let mut st = self.state.lock();
         match loaded {
             Ok(()) => {
@@ -215,10 +220,12 @@ impl Program {
 
     /// Loads an executable module on the device (starting its autorun kernels), replacing
     /// any earlier one. Returns the loader's message on failure.
-    fn load(&self, module: &Arc<Module>) -> Result<(), String> {
+    fn load(&self, module: &Arc<Module>, options: &str) -> Result<(), String> {
         let dev = self.devices.first().ok_or("no device")?;
+        // `-clock=<MHz>` (kept in the binary's options) sets the program's kernel clock.
+        let board = Arc::new(crate::board::program_board(&dev.board, options));
         // Without a report kernels still run, only untimed (START = END).
-        let params = dev.board.analysis_params();
+        let params = board.analysis_params();
         let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             analysis::analyze(module, &params)
         }))
@@ -230,15 +237,25 @@ impl Program {
             ..Default::default()
         };
         let inst =
-            ProgramInstance::new(module.clone(), &dev.board, config).map_err(|e| e.to_string())?;
+            ProgramInstance::new(module.clone(), &board, config).map_err(|e| e.to_string())?;
         let inst = Arc::new(inst);
         *self.analysis.lock() = report;
-        crate::profiling::program_loaded(&inst, dev);
+        crate::profiling::program_loaded(&inst, dev, &board);
+        *self.board.lock() = Some(board);
         self.context.add_instance(&inst);
         if let Some(old) = self.instance.lock().replace(inst) {
             self.context.remove_instance(&old);
         }
         Ok(())
+    }
+
+    /// The board the loaded executable runs on (the device's at the program's `-clock`);
+    /// `dev`'s board before a load.
+    pub fn board(&self, dev: &crate::device::Device) -> Arc<fpgacl_device_model::Board> {
+        self.board
+            .lock()
+            .clone()
+            .unwrap_or_else(|| Arc::new(dev.board.clone()))
     }
 
     /// Static analysis of the loaded executable.
@@ -326,7 +343,10 @@ impl Program {
                 }
             }
             let loaded = match &module {
-                Some(m) => self.load(m),
+                Some(m) => {
+                    let opts = self.state.lock().options.clone();
+                    self.load(m, &opts)
+                }
                 None => Err(match &linked_log {
                     Some((log, _)) => log.trim_end().to_string(),
                     None => "the program has no executable".to_string(),
@@ -357,7 +377,7 @@ impl Program {
         let loaded = match &built {
             Ok(compiler::Built {
                 module: Some(m), ..
-            }) => Some(self.load(m)),
+            }) => Some(self.load(m, &options)),
             _ => None,
         };
         let mut st = self.state.lock();
@@ -474,9 +494,10 @@ impl Program {
             instance: Mutex::new(None),
             from_binary: false,
             analysis: Mutex::new(None),
+            board: Mutex::new(None),
         });
         let loaded = match &linked.module {
-            Some(m) if !lopts.create_library => Some(prog.load(m)),
+            Some(m) if !lopts.create_library => Some(prog.load(m, options)),
             _ => None,
         };
         let result = {
