@@ -229,8 +229,16 @@ fn fidelity_subset() {
         k == "stream_copy" || k == "stream_add"
     });
     assert_eq!(s.len(), 2, "Arria 10 and Stratix 10 records");
-    for (f, n, med, mean, ..) in &s {
+    for (f, n, med, mean, _, alike, ties) in &s {
         assert!(*n >= 2 && med.is_finite() && mean.is_finite(), "{f}");
+        // Issue 11's bar, held since the DRAM rules D1-D7 (before them the Arria 10 copy and
+        // add were both predicted at the banks' peak: 22% off and tied).
+        assert!(*med <= 0.10, "{f}: median error {med}");
+        assert_eq!(
+            (*alike, *ties),
+            (1.0, 0.0),
+            "{f}: copy and add ordered as measured"
+        );
     }
 }
 
