@@ -25,6 +25,8 @@ macro_rules! through_icd {
                 "concurrent_bandwidth",
                 // memory_banks.rs
                 "memory_banks",
+                // dram_streams.rs
+                "dram_streams",
                 // customer_programs.rs
                 "customer_mix",
                 "stream_pipeline",
