@@ -246,7 +246,7 @@ fn fidelity_subset() {
 #[ignore = "the full calibration benchmark"]
 fn fidelity_full() {
     let s = run(|_| true);
-    assert_eq!(s.iter().map(|x| x.1).sum::<usize>(), 12);
+    assert_eq!(s.iter().map(|x| x.1).sum::<usize>(), 28);
 }
 
 #[test]
