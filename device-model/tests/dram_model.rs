@@ -195,3 +195,52 @@ fn unaligned_wide_accesses_cost_one_cycle_per_crossing() {
     // Unaligned but not crossing (offset 4 within the word) is still reported unaligned (S6).
     assert_eq!(load4(&q1).unaligned, n);
 }
+
+#[test]
+fn concurrent_runs_share_the_peak_with_their_own_dram_efficiency() {
+    // Rule B4 with D1-D7: a run's demand is the bytes the peak moves in its DRAM time
+    // (`demand_bytes`), so alone the ledger gives back exactly its D1-D7 duration, and two
+    // equal memory-bound copies take twice as long together.
+    use fpgacl_device_model::timing::sharing::{self, Demand};
+    let mhz = 341.06;
+    let k = kit_on(STREAMS, 2, board(mhz));
+    let bufs: Vec<_> = (0..2)
+        .map(|_| buf(&vec![1f32; (N * 16) as usize]))
+        .collect();
+    let spec = LaunchSpec::ndrange_1d(
+        k.index("copy"),
+        N,
+        Some(256),
+        bufs.iter().map(ArgBinding::buffer).collect(),
+    );
+    let (r, t) = k.run(&spec);
+    assert_eq!(t.bound, timing::Bound::Memory);
+    let cap = k.board.global_bytes_per_cycle();
+    // 73.65% of the peak: the peak moves more bytes in the run's time than it fetched.
+    near(
+        "demand / fetched",
+        t.demand_bytes as f64 / t.bytes_fetched as f64,
+        1.0 / 0.73651,
+        0.002,
+    );
+    let d = Demand {
+        start: 0,
+        pipeline: t.pipeline_cycles,
+        bytes: t.demand_bytes,
+    };
+    assert!(sharing::alone_cycles(&d, cap).abs_diff(t.cycles) <= 1);
+    let shared = sharing::share(cap, &[], &[d, d]);
+    let s = k.evaluate(
+        &r,
+        &timing::EvalOptions {
+            shared_cycles: Some(shared[0].cycles),
+            ..Default::default()
+        },
+    );
+    near(
+        "shared / alone",
+        s.cycles as f64 / t.cycles as f64,
+        2.0,
+        0.001,
+    );
+}
