@@ -329,7 +329,7 @@ impl ProgramInstance {
         // compile run on the interpreter.
         if config.backend.unwrap_or_else(crate::exec::jit::backend) == Backend::Jit {
             for (c, f) in code.iter_mut().zip(&module.kernels) {
-                crate::exec::jit::attach(c, &module, &f.name);
+                crate::exec::jit::attach(c, &module, f);
             }
         }
         let mut channels = Vec::new();

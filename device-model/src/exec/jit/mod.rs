@@ -29,7 +29,7 @@ mod translate;
 use super::code::Code;
 use super::interp::{Exit, Machine, Trap};
 use crate::fault::FaultKind;
-use fpgacl_kernel_compiler::ir::Module;
+use fpgacl_kernel_compiler::ir::{Function, Module};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -108,8 +108,9 @@ pub fn enabled() -> bool {
 
 /// Compiles `code` and attaches the result; a kernel that cannot be compiled keeps running on
 /// the interpreter, with one log line saying why.
-pub fn attach(code: &mut Code, m: &Module, name: &str) {
-    match compile(code, m) {
+pub fn attach(code: &mut Code, m: &Module, f: &Function) {
+    let name = &f.name;
+    match compile(code, m, f) {
         Ok(k) => {
             log::debug!(
                 "kernel {name}: compiled to {} bytes of native code in {:.2} ms",
@@ -125,14 +126,16 @@ pub fn attach(code: &mut Code, m: &Module, name: &str) {
     }
 }
 
-/// Compiles a decoded kernel; `Err` names what the compiler does not support.
-pub fn compile(code: &Code, m: &Module) -> Result<JitKernel, String> {
+/// Compiles kernel `f`, decoded as `code`; `Err` names what the compiler does not support.
+pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, String> {
     if let Some(why) = translate::unsupported(code) {
         return Err(why);
     }
     let t0 = std::time::Instant::now();
     // A bug in the translation must not take the process down: the kernel falls back.
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| translate::build(code, m)));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        translate::build(code, m, f)
+    }));
     let (module, entry, code_bytes) = match r {
         Ok(Ok(x)) => x,
         Ok(Err(e)) => return Err(format!("code generation failed: {e}")),
