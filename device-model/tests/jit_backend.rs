@@ -483,3 +483,36 @@ fn the_differential_corpus_agrees_on_both_backends() {
     eprintln!("{compiled} of {} corpus kernels compiled", m.kernels.len());
     assert!(compiled * 4 >= m.kernels.len() * 3, "{compiled} compiled");
 }
+
+#[test]
+fn a_compiled_endless_loop_can_be_aborted() {
+    let m = compile(
+        "spin.cl",
+        "__kernel void spin(__global int *out) {\n\
+         int i = 0;\n\
+         while (out[0] == 0) { i++; }\n\
+         out[1] = i;\n}\n",
+    );
+    let inst = Arc::new(instance(&m, Backend::Jit, OobMode::Report));
+    assert!(inst.compiled(0));
+    let buf = words(&[0, 0]);
+    let (i2, b2) = (inst.clone(), buf.clone());
+    let t = std::thread::spawn(move || i2.run(&LaunchSpec::task(0, vec![ArgBinding::buffer(&b2)])));
+    let act = inst.activity().clone();
+    let t0 = std::time::Instant::now();
+    let id = loop {
+        if let Some(k) = act.report().kernels.first() {
+            break k.id;
+        }
+        assert!(t0.elapsed().as_secs() < 10, "the kernel did not start");
+        std::thread::yield_now();
+    };
+    assert!(act.abort(id));
+    match t.join().unwrap() {
+        Err(RunError::Fault(f)) => {
+            assert_eq!(f.kind, FaultKind::Aborted);
+            assert_eq!(f.pos.map(|p| p.line), Some(3), "the loop's line");
+        }
+        r => panic!("{r:?}"),
+    }
+}
