@@ -83,12 +83,6 @@ impl CounterBlock {
             .ok()
     }
 
-    /// The site counters (`field::COUNT` per site) and the site count, for compiled kernels
-    /// that bump them in place (`exec::jit`, single writer).
-    pub(crate) fn site_slots(&self) -> (&[AtomicU64], usize) {
-        (&self.data[..self.nsites * field::COUNT], self.nsites)
-    }
-
     /// The loop counters (header visits by loop, then entries by loop) and the loop count,
     /// for compiled kernels that bump them in place (`exec::jit`, single writer).
     pub(crate) fn loop_slots(&self) -> (&[AtomicU64], usize) {

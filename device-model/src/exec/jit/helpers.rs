@@ -29,25 +29,6 @@ pub struct Frame {
     /// The work-item's clock and stop-poll countdown, in and out.
     pub clock: u64,
     pub poll: u64,
-    /// Inline counting (`Machine::count`): site counter rows, sites countable (rows that
-    /// exist in both the counter block and `last`), last address per site, the coalescing
-    /// table (`(tracker site, accesses per wide access)`), issue counts of the running
-    /// work-item, burst trackers (rows of `nsites`), the memory word shift (`u32::MAX`: divide
-    /// by `word_bytes`) and the longest burst.
-    pub rows: *mut u64,
-    pub count_sites: u64,
-    pub last: *mut u64,
-    pub coalesce: *const (u32, u32),
-    pub coalesce_len: u64,
-    pub issued: *mut u32,
-    pub issued_end: u64,
-    pub bursts: *mut (u64, u64),
-    pub bursts_len: u64,
-    pub burst_rows: u64,
-    pub nsites: u64,
-    pub word_shift: u64,
-    pub word_bytes: u64,
-    pub max_burst: u64,
     pub m: *mut Machine<'static>,
     pub regs: *mut u64,
     pub nregs: usize,
@@ -73,14 +54,9 @@ unsafe fn set_trap(f: *mut Frame, t: Trap) -> u32 {
     1
 }
 
-/// Burst rows up to `slot` (inclusive) for inline counting; refreshes the frame's view.
-pub unsafe extern "C" fn h_rows(f: *mut Frame, slot: u64) {
-    let m = mach(f);
-    let ns = m.last.len();
-    m.add_burst_rows(slot as usize + 1, ns);
-    (*f).bursts = m.bursts.as_mut_ptr();
-    (*f).bursts_len = m.bursts.len() as u64;
-    (*f).burst_rows = m.burst_rows as u64;
+/// One counted access of a site (`Machine::count`).
+pub unsafe extern "C" fn h_count(f: *mut Frame, site: u32, addr: u64, size: u64, elem: u64) {
+    mach(f).count(site, addr, size, elem);
 }
 
 /// An access the inline check refused: reported and skipped (returns 0: a read gives 0, a

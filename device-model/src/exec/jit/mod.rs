@@ -183,14 +183,6 @@ pub fn run(
             )
         }
     };
-    let (rows, nrows) = m.counters.site_slots();
-    let rows = rows.as_ptr() as *mut u64;
-    // The running work-item's issue counts: entries `issued_base..` (none when the base is
-    // past the end, as `issued.get_mut(base + site)` finds none).
-    let base = m.issued_base.min(m.issued.len());
-    let issued_end = (m.issued.len() - base) as u64;
-    // SAFETY: base <= len.
-    let issued = unsafe { m.issued.as_mut_ptr().add(base) };
     let mut f = Frame {
         regions: m.regions.as_ptr(),
         nregions: m.regions.len() as u64,
@@ -202,24 +194,6 @@ pub fn run(
         clock_helper,
         clock: m.clock,
         poll: m.poll as u64,
-        rows,
-        count_sites: nrows.min(m.last.len()) as u64,
-        last: m.last.as_mut_ptr(),
-        coalesce: m.coalesce.as_ptr(),
-        coalesce_len: m.coalesce.len() as u64,
-        issued,
-        issued_end: if m.issued_base > m.issued.len() {
-            0
-        } else {
-            issued_end
-        },
-        bursts: m.bursts.as_mut_ptr(),
-        bursts_len: m.bursts.len() as u64,
-        burst_rows: m.burst_rows as u64,
-        nsites: m.last.len() as u64,
-        word_shift: m.word_shift as u64,
-        word_bytes: m.word_bytes,
-        max_burst: m.max_burst_words,
         m: (m as *mut Machine<'_>).cast(),
         regs: regs.as_mut_ptr(),
         nregs: regs.len(),

@@ -82,6 +82,7 @@ fn targets(op: &Op, code: &Code) -> Vec<u32> {
 
 /// Helper signatures.
 struct Sigs {
+    count: SigRef,
     oob: SigRef,
     poll: SigRef,
     clock: SigRef,
@@ -92,7 +93,6 @@ struct Sigs {
     lane: SigRef,
     v2: SigRef,
     st1: SigRef,
-    rows: SigRef,
 }
 
 fn sig(m: &JITModule, params: &[Type], rets: &[Type]) -> Signature {
@@ -133,6 +133,7 @@ pub fn build(code: &Code, _m: &Module, f: &Function) -> Result<(JITModule, Entry
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let sigs = Sigs {
+            count: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64], &[])),
             oob: b.import_signature(sig(&module, &[I64, I32, I32, I64, I64, I32], &[I32])),
             poll: b.import_signature(sig(&module, &[I64, I32, I64], &[I32])),
             clock: b.import_signature(sig(&module, &[I64, I32], &[I64])),
@@ -143,7 +144,6 @@ pub fn build(code: &Code, _m: &Module, f: &Function) -> Result<(JITModule, Entry
             lane: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64], &[I64])),
             v2: b.import_signature(sig(&module, &[I64, I32, I64], &[I64])),
             st1: b.import_signature(sig(&module, &[I64, I32], &[I32])),
-            rows: b.import_signature(sig(&module, &[I64, I64], &[])),
         };
         Tr::emit(&mut b, code, f, sigs)?;
         b.finalize(module.target_config());
@@ -187,8 +187,6 @@ struct Tr<'a, 'b> {
     blocks: Vec<Option<Block>>,
     remaining: Vec<u32>,
     sealed: Vec<bool>,
-    /// Scratch variables of the inline counting.
-    cv: [Variable; 5],
 }
 
 /// Where an access is in bounds: the block, the region entry and the offset.
@@ -301,7 +299,6 @@ impl<'a, 'b> Tr<'a, 'b> {
         let zero = b.ins().iconst(I32, 0);
         b.def_var(status, zero);
         let exit = b.create_block();
-        let cv = [(); 5].map(|_| b.declare_var(I64));
         let mut t = Tr {
             b,
             code,
@@ -324,7 +321,6 @@ impl<'a, 'b> Tr<'a, 'b> {
             blocks,
             remaining,
             sealed: vec![false; n],
-            cv,
         };
         t.jump_op(0);
         for (i, op) in ops.iter().enumerate() {
@@ -672,220 +668,18 @@ impl<'a, 'b> Tr<'a, 'b> {
         };
     }
 
-    /// Counts one access of `site` inline: exactly `Machine::count` (the counter row, the
-    /// site's last address, issue slots and burst trackers), with the access size known here.
     fn count(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
-        use crate::counters::field;
         if site == NONE {
             return;
         }
-        let fl = MemFlagsData::trusted();
-        let frame = self.frame;
-        let fld = |t: &mut Self, off: usize| t.b.ins().load(I64, fl, frame, fo(off));
-        let done = self.b.create_block();
-        let body = self.b.create_block();
-        let cs = fld(self, offset_of!(Frame, count_sites));
-        let ok = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, cs, site as i64);
-        self.b.ins().brif(ok, body, &[], done, &[]);
-        self.b.switch_to_block(body);
-        self.b.seal_block(body);
-        let rows = fld(self, offset_of!(Frame, rows));
-        let row = self
-            .b
-            .ins()
-            .iadd_imm_s(rows, (site as usize * field::COUNT * 8) as i64);
-        let add = |t: &mut Self, f: usize, v: Value| {
-            let x = t.b.ins().load(I64, fl, row, fo(f * 8));
-            let x = t.b.ins().iadd(x, v);
-            t.b.ins().store(fl, x, row, fo(f * 8));
-        };
-        let one = self.c64(1);
-        add(self, field::FIRES, one);
-        let szv = self.c64(size);
-        add(self, field::BYTES, szv);
-        let last = fld(self, offset_of!(Frame, last));
-        let prev = self.b.ins().load(I64, fl, last, fo(site as usize * 8));
-        self.b.ins().store(fl, addr, last, fo(site as usize * 8));
-        let notmax = self.b.ins().icmp_imm_s(IntCC::NotEqual, prev, -1);
-        let ps = self.b.ins().iadd_imm_s(prev, size as i64);
-        let seq = self.b.ins().icmp(IntCC::Equal, addr, ps);
-        let seq = self.b.ins().band(seq, notmax);
-        let same = self.b.ins().icmp(IntCC::Equal, addr, prev);
-        let notseq = self.b.ins().bxor_imm_s(seq, 1);
-        let rep = self.b.ins().band(same, notmax);
-        let rep = self.b.ins().band(rep, notseq);
-        let seq = self.bool64(seq);
-        add(self, field::SEQUENTIAL, seq);
-        let rep = self.bool64(rep);
-        add(self, field::REPEATED, rep);
-        let align = if size.is_power_of_two() { size } else { elem };
-        let un = self.b.ins().band_imm_s(addr, align.wrapping_sub(1) as i64);
-        let un = self.b.ins().icmp_imm_s(IntCC::NotEqual, un, 0);
-        let un = self.bool64(un);
-        add(self, field::UNALIGNED, un);
-        if size == 0 {
-            self.b.ins().jump(done, &[]);
-            self.b.switch_to_block(done);
-            self.b.seal_block(done);
-            return;
-        }
-        let [v_ts, v_per, v_slot, v_w0, v_w1] = self.cv;
-        // Rule M0': the tracker site and accesses per wide access.
-        let cl = fld(self, offset_of!(Frame, coalesce_len));
-        let inco = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, cl, site as i64);
-        let co_yes = self.b.create_block();
-        let co_no = self.b.create_block();
-        let co_join = self.b.create_block();
-        self.b.ins().brif(inco, co_yes, &[], co_no, &[]);
-        self.b.switch_to_block(co_yes);
-        self.b.seal_block(co_yes);
-        let cp = fld(self, offset_of!(Frame, coalesce));
-        let t = self.b.ins().uload32(fl, cp, fo(site as usize * 8));
-        let n = self.b.ins().uload32(fl, cp, fo(site as usize * 8 + 4));
-        let nz = self.b.ins().icmp_imm_s(IntCC::Equal, n, 0);
-        let per = self.b.ins().select(nz, one, n);
-        self.b.def_var(v_ts, t);
-        self.b.def_var(v_per, per);
-        self.b.ins().jump(co_join, &[]);
-        self.b.switch_to_block(co_no);
-        self.b.seal_block(co_no);
-        let sc = self.c64(site as u64);
-        self.b.def_var(v_ts, sc);
-        self.b.def_var(v_per, one);
-        self.b.ins().jump(co_join, &[]);
-        self.b.switch_to_block(co_join);
-        self.b.seal_block(co_join);
-        let ts = self.b.use_var(v_ts);
-        let per = self.b.use_var(v_per);
-        // Issue slot of this execution (groups of one work-item: slot 0).
-        let ie = fld(self, offset_of!(Frame, issued_end));
-        let has = self.b.ins().icmp(IntCC::UnsignedLessThan, ts, ie);
-        let is_yes = self.b.create_block();
-        let is_no = self.b.create_block();
-        let is_join = self.b.create_block();
-        self.b.ins().brif(has, is_yes, &[], is_no, &[]);
-        self.b.switch_to_block(is_yes);
-        self.b.seal_block(is_yes);
-        let ip = fld(self, offset_of!(Frame, issued));
-        let io = self.b.ins().ishl_imm_s(ts, 2);
-        let ip = self.b.ins().iadd(ip, io);
-        let k = self.b.ins().uload32(fl, ip, 0);
-        let slot = self.b.ins().udiv(k, per);
-        let lim = self
-            .b
-            .ins()
-            .imul_imm_s(per, super::super::interp::ISSUE_SLOTS as i64);
-        let cap = self.c64(u32::MAX as u64);
-        let lim = self.b.ins().umin(lim, cap);
-        let inc = self.b.ins().icmp(IntCC::UnsignedLessThan, k, lim);
-        let inc = self.bool64(inc);
-        let k2 = self.b.ins().iadd(k, inc);
-        self.b.ins().istore32(fl, k2, ip, 0);
-        self.b.def_var(v_slot, slot);
-        self.b.ins().jump(is_join, &[]);
-        self.b.switch_to_block(is_no);
-        self.b.seal_block(is_no);
-        let z = self.c64(0);
-        self.b.def_var(v_slot, z);
-        self.b.ins().jump(is_join, &[]);
-        self.b.switch_to_block(is_join);
-        self.b.seal_block(is_join);
-        let slot = self.b.use_var(v_slot);
-        // Burst rows up to the slot (rare: the helper grows them).
-        let br = fld(self, offset_of!(Frame, burst_rows));
-        let need = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, slot, br);
-        let grow = self.b.create_block();
-        let grown = self.b.create_block();
-        self.b.ins().brif(need, grow, &[], grown, &[]);
-        self.b.switch_to_block(grow);
-        self.b.seal_block(grow);
+        let sv = self.c32(site);
+        let sz = self.c64(size);
+        let el = self.c64(elem);
         self.call(
-            self.sigs.rows,
-            h::h_rows as *const () as usize,
-            &[self.frame, slot],
+            self.sigs.count,
+            h::h_count as *const () as usize,
+            &[self.frame, sv, addr, sz, el],
         );
-        self.b.ins().jump(grown, &[]);
-        self.b.switch_to_block(grown);
-        self.b.seal_block(grown);
-        // Memory words of the access.
-        let lastb = self.b.ins().iadd_imm_s(addr, (size - 1) as i64);
-        let ws = fld(self, offset_of!(Frame, word_shift));
-        let isdiv = self.b.ins().icmp_imm_s(IntCC::Equal, ws, u32::MAX as i64);
-        let dv = self.b.create_block();
-        let sh = self.b.create_block();
-        let wj = self.b.create_block();
-        self.b.ins().brif(isdiv, dv, &[], sh, &[]);
-        self.b.switch_to_block(dv);
-        self.b.seal_block(dv);
-        let wb = fld(self, offset_of!(Frame, word_bytes));
-        let w0 = self.b.ins().udiv(addr, wb);
-        let w1 = self.b.ins().udiv(lastb, wb);
-        self.b.def_var(v_w0, w0);
-        self.b.def_var(v_w1, w1);
-        self.b.ins().jump(wj, &[]);
-        self.b.switch_to_block(sh);
-        self.b.seal_block(sh);
-        let w0 = self.b.ins().ushr(addr, ws);
-        let w1 = self.b.ins().ushr(lastb, ws);
-        self.b.def_var(v_w0, w0);
-        self.b.def_var(v_w1, w1);
-        self.b.ins().jump(wj, &[]);
-        self.b.switch_to_block(wj);
-        self.b.seal_block(wj);
-        let w0 = self.b.use_var(v_w0);
-        let w1 = self.b.use_var(v_w1);
-        // The tracker entry (absent: nothing more is counted).
-        let ns = fld(self, offset_of!(Frame, nsites));
-        let bi = self.b.ins().imul(slot, ns);
-        let bi = self.b.ins().iadd(bi, ts);
-        let bl = fld(self, offset_of!(Frame, bursts_len));
-        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, bi, bl);
-        let bb = self.b.create_block();
-        self.b.ins().brif(inb, bb, &[], done, &[]);
-        self.b.switch_to_block(bb);
-        self.b.seal_block(bb);
-        let bp = fld(self, offset_of!(Frame, bursts));
-        let bo = self.b.ins().imul_imm_s(bi, 16);
-        let bp = self.b.ins().iadd(bp, bo);
-        let b0 = self.b.ins().load(I64, fl, bp, 0);
-        let b1 = self.b.ins().load(I64, fl, bp, 8);
-        let span = self.b.ins().isub(w1, w0);
-        let span1 = self.b.ins().iadd_imm_s(span, 1);
-        let first = self.b.ins().icmp_imm_s(IntCC::Equal, b0, -1);
-        let notfirst = self.b.ins().bxor_imm_s(first, 1);
-        let same = self.b.ins().icmp(IntCC::Equal, w0, b0);
-        let b0n = self.b.ins().iadd_imm_s(b0, 1);
-        let next = self.b.ins().icmp(IntCC::Equal, w0, b0n);
-        let same_nf = self.b.ins().band(same, notfirst);
-        let new = self.b.ins().select(same_nf, span, span1);
-        let adj = self.b.ins().bor(same, next);
-        let cont = self.b.ins().band(adj, notfirst);
-        let maxb = fld(self, offset_of!(Frame, max_burst));
-        let sum = self.b.ins().iadd(b1, new);
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, sum, maxb);
-        let extend = self.b.ins().band(cont, fits);
-        let b1n = self.b.ins().select(extend, sum, new);
-        let started = self.b.ins().bxor_imm_s(extend, 1);
-        let started = self.bool64(started);
-        add(self, field::BURSTS, started);
-        self.b.ins().store(fl, b1n, bp, 8);
-        self.b.ins().store(fl, w1, bp, 0);
-        add(self, field::WORDS, new);
-        let m = self.b.ins().load(I64, fl, row, fo(field::MAX_BURST * 8));
-        let m = self.b.ins().umax(m, b1n);
-        self.b.ins().store(fl, m, row, fo(field::MAX_BURST * 8));
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
-        self.b.seal_block(done);
     }
 
     /// A load of `n` lanes of kind `k` at `addr` into `d..d+n`.
