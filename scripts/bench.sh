@@ -3,7 +3,7 @@
 # side by side, with time ratios. Not a test: it prints a table and exits 0
 # when every run passed its own result checks.
 #
-#   scripts/bench.sh [--runs N] [--impls fpgacl,oclgrind,pocl] [--no-build] [--hyperfine]
+#   scripts/bench.sh [--runs N] [--impls fpgacl,fpgacl-jit,oclgrind,pocl] [--no-build] [--hyperfine]
 #                    [--only kernels,compute,enqueue,threads]
 #
 # Programs (host-examples/c, each checks its results):
@@ -25,6 +25,8 @@
 #           included) and its CPU time (user + system; less sensitive to a loaded
 #           machine than wall time).
 # Ratios are fpgacl / other (below 1 = fpgacl faster; "Nx faster" says how much).
+# fpgacl-jit is the same library with FPGACL_BACKEND=jit (kernels compiled to native code
+# with Cranelift); its ratios to the others follow fpgacl's.
 # With --hyperfine (and hyperfine installed: scripts/setup.sh --optional) the
 # whole-process times are also measured by hyperfine.
 #
@@ -36,7 +38,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
 runs=${BENCH_RUNS:-3}
-impls="fpgacl,oclgrind,pocl"
+impls="fpgacl,fpgacl-jit,oclgrind,pocl"
 build=1
 use_hyperfine=0
 only="kernels,compute,enqueue,threads"
@@ -87,6 +89,14 @@ for imp in ${impls//,/ }; do
             VENDORS[fpgacl]=$vend
             PLATFORM[fpgacl]=""   # the host programs' default: the Intel FPGA platform name
             ;;
+        fpgacl-jit)
+            # The same library as fpgacl (listed after it) with FPGACL_BACKEND=jit.
+            if [ -z "${VENDORS[fpgacl]:-}" ]; then
+                log "fpgacl-jit needs fpgacl before it in --impls: skipped"; continue
+            fi
+            VENDORS[fpgacl-jit]=${VENDORS[fpgacl]}
+            PLATFORM[fpgacl-jit]=""
+            ;;
         pocl)
             icd=$(grep -l pocl /etc/OpenCL/vendors/*.icd 2>/dev/null | head -n1 || true)
             if [ -z "$icd" ]; then log "PoCL not installed (pocl-opencl-icd): skipped"; continue; fi
@@ -106,7 +116,7 @@ for imp in ${impls//,/ }; do
             VENDORS[oclgrind]=$OUT/oclgrind-vendors
             PLATFORM[oclgrind]="Oclgrind"
             ;;
-        *) echo "bench: unknown implementation $imp (fpgacl, oclgrind, pocl)" >&2; exit 2 ;;
+        *) echo "bench: unknown implementation $imp (fpgacl, fpgacl-jit, oclgrind, pocl)" >&2; exit 2 ;;
     esac
     IMPLS+=("$imp")
 done
@@ -132,6 +142,7 @@ run_one() {
     local log_file="$OUT/$tag.$imp.log"
     local -a envs=(env -u HOST_PLATFORM -u EXAMPLE_SKIP_CHECKS "OCL_ICD_VENDORS=${VENDORS[$imp]}" "${RUN_ENV[@]}")
     [ -n "${PLATFORM[$imp]}" ] && envs+=("HOST_PLATFORM=${PLATFORM[$imp]}")
+    if [ "$imp" = fpgacl-jit ]; then envs+=("FPGACL_BACKEND=jit"); else envs+=("FPGACL_BACKEND=interp"); fi
     local TIMEFORMAT='%R %U %S'
     if ! t=$( { time "${envs[@]}" "$OUT/$prog" > "$log_file" 2>&1; } 2>&1 ); then
         log "$prog on $imp FAILED (see $log_file):"
@@ -225,6 +236,19 @@ if [ -n "${VENDORS[fpgacl]:-}" ]; then
         done
     done
 fi
+if [ -n "${VENDORS[fpgacl-jit]:-}" ]; then
+    echo
+    echo "ratios fpgacl-jit / other (kernel ms | process s | cpu s):"
+    for p in "${PROGRAMS[@]}"; do
+        for imp in "${IMPLS[@]}"; do
+            case $imp in fpgacl|fpgacl-jit) continue ;; esac
+            printf '  %-11s fpgacl-jit/%-9s %s | %s | %s\n' "$p" "$imp" \
+                "$(ratio "${KMS[$p.fpgacl-jit]:-}" "${KMS[$p.$imp]:-}")" \
+                "$(ratio "${WALL[$p.fpgacl-jit]:-}" "${WALL[$p.$imp]:-}")" \
+                "$(ratio "${CPU[$p.fpgacl-jit]:-}" "${CPU[$p.$imp]:-}")"
+        done
+    done
+fi
 
 # bench_enqueue: ENQ_SIZES tiny kernels before one clFinish, profiling off and on, on fpgacl
 # and PoCL: host wall ms of the batch (median), microseconds per launch, ratio fpgacl/PoCL.
@@ -234,7 +258,7 @@ bench_enqueue() {
     declare -A EQ
     for n in $ENQ_SIZES; do
         for imp in "${IMPLS[@]}"; do
-            [ "$imp" = oclgrind ] && continue
+            case $imp in oclgrind|fpgacl-jit) continue ;; esac
             rm -f "$OUT/enq.$n.$imp.off" "$OUT/enq.$n.$imp.on"
             log "enqueue_scaling ENQ_N=$n on $imp: $runs run(s)"
             for _ in $(seq "$runs"); do
@@ -256,7 +280,7 @@ bench_enqueue() {
     printf '%-8s %-9s %12s %12s %12s %12s\n' launches impl "prof off ms" "us/launch" "prof on ms" "us/launch"
     for n in $ENQ_SIZES; do
         for imp in "${IMPLS[@]}"; do
-            [ "$imp" = oclgrind ] && continue
+            case $imp in oclgrind|fpgacl-jit) continue ;; esac
             local off=${EQ[$n.$imp.off]:-} on=${EQ[$n.$imp.on]:-}
             printf '%-8s %-9s %12s %12s %12s %12s\n' "$n" "$imp" "${off:-FAILED}" \
                 "$(awk -v t="$off" -v n="$n" 'BEGIN{if (t=="") print "-"; else printf "%.2f", t*1000/n}')" \

@@ -87,6 +87,12 @@ impl CounterBlock {
             .ok()
     }
 
+    /// The loop counters (header visits by loop, then entries by loop) and the loop count,
+    /// for compiled kernels that bump them in place (`exec::jit`, single writer).
+    pub(crate) fn loop_slots(&self) -> (&[AtomicU64], usize) {
+        (&self.data[self.nsites * field::COUNT..], self.nloops)
+    }
+
     /// Counts one visit of the header of loop `l`.
     #[inline(always)]
     pub fn add_loop(&self, l: usize) {

@@ -25,5 +25,6 @@ pub use fault::{
 pub use fifo::{Fifo, PipeFifo};
 pub use memory::DeviceMemory;
 pub use program::{
-    ArgBinding, AutorunStatus, ExecConfig, LaunchSpec, PrintfSink, ProgramInstance, RunReport,
+    ArgBinding, AutorunStatus, Backend, ExecConfig, LaunchSpec, PrintfSink, ProgramInstance,
+    RunReport,
 };

@@ -8,6 +8,7 @@ use crate::exec::code::Code;
 use crate::exec::decode::decode;
 use crate::exec::group::{local_ptr, Plan, Worker};
 use crate::exec::interp::{FifoEnv, Region};
+pub use crate::exec::jit::Backend;
 use crate::exec::values::norm;
 use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, OobMode, OobSite, RunError};
 use crate::fifo::{Fifo, PipeFifo};
@@ -63,6 +64,8 @@ pub struct ExecConfig {
     /// it (the runtime does, for the profile): rule M0' reads its coalesced groups instead of
     /// analysing each kernel again at its first launch.
     pub report: Option<Arc<fpgacl_kernel_compiler::analysis::Report>>,
+    /// Which backend runs the kernels; `None`: `FPGACL_BACKEND` (interp by default).
+    pub backend: Option<Backend>,
 }
 
 impl ExecConfig {
@@ -322,6 +325,13 @@ impl ProgramInstance {
         for f in &module.kernels {
             code.push(decode(&module, f)?);
         }
+        // The compiling backend (`FPGACL_BACKEND=jit` or the config): kernels it cannot
+        // compile run on the interpreter.
+        if config.backend.unwrap_or_else(crate::exec::jit::backend) == Backend::Jit {
+            for (c, f) in code.iter_mut().zip(&module.kernels) {
+                crate::exec::jit::attach(c, &module, f);
+            }
+        }
         let mut channels = Vec::new();
         let mut chan_base = Vec::new();
         for c in &module.channels {
@@ -443,6 +453,14 @@ impl ProgramInstance {
     /// Worker threads used for parallel NDRange execution.
     pub fn threads(&self) -> usize {
         self.inner.threads
+    }
+
+    /// Whether kernel `kernel` runs as native code (the compiling backend compiled it).
+    pub fn compiled(&self, kernel: u32) -> bool {
+        self.inner
+            .code
+            .get(kernel as usize)
+            .is_some_and(|c| c.jit.is_some())
     }
 
     /// Runs a kernel to completion on the calling thread (plus worker threads for parallel

@@ -14,7 +14,8 @@ struct StderrLogger;
 
 impl log::Log for StderrLogger {
     fn enabled(&self, metadata: &log::Metadata) -> bool {
-        metadata.level() <= log::max_level()
+        // Cranelift (the `FPGACL_BACKEND=jit` code generator) logs its passes at debug level.
+        metadata.level() <= log::max_level() && !metadata.target().starts_with("cranelift")
     }
 
     fn log(&self, record: &log::Record) {

@@ -470,6 +470,8 @@ pub struct Code {
     pub num_loops: u32,
     /// Registers holding constants written once: set in the register template at launch.
     pub const_init: Vec<(u32, u64)>,
+    /// The kernel compiled to native code (`FPGACL_BACKEND=jit`), when it compiled.
+    pub jit: Option<std::sync::Arc<super::jit::JitKernel>>,
 }
 
 #[cfg(test)]

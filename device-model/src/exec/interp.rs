@@ -76,7 +76,7 @@ pub enum Exit {
 }
 
 /// What an out-of-line op leads to.
-enum Cold {
+pub(super) enum Cold {
     /// Continue at this op.
     Next(usize),
     Exit(Exit),
@@ -290,7 +290,7 @@ pub const POISON_OFFSET: u64 = 1 << (REGION_SHIFT - 1);
 /// [`ptr_add`] when the offset field carried: exact signed arithmetic.
 #[cold]
 #[inline(never)]
-fn ptr_add_wide(p: u64, delta: i128) -> u64 {
+pub(super) fn ptr_add_wide(p: u64, delta: i128) -> u64 {
     let lim = 1i128 << (REGION_SHIFT - 1);
     let off = signed_offset(p) as i128 + delta;
     let field = if (-lim..lim).contains(&off) {
@@ -445,7 +445,7 @@ impl Machine<'_> {
     /// partners, rule F-nb of `timing/MODEL.md`), so a long stretch without channel
     /// operations does not keep them waiting for its next one.
     #[cold]
-    fn stop_requested(&self) -> Option<FaultKind> {
+    pub(super) fn stop_requested(&self) -> Option<FaultKind> {
         let env = self.fifo.as_ref()?;
         if self.clock_plan.is_some() {
             env.run.publish_clock(self.clock);
@@ -466,7 +466,7 @@ impl Machine<'_> {
 
     /// Resolves a pointer for an access of `size` bytes.
     #[inline(always)]
-    fn resolve(&self, p: u64, size: u64, write: bool) -> Result<*mut u8, FaultKind> {
+    pub(super) fn resolve(&self, p: u64, size: u64, write: bool) -> Result<*mut u8, FaultKind> {
         let r = (p >> REGION_SHIFT) as usize;
         let off = p & OFFSET_MASK;
         if let Some(reg) = self.regions.get(r) {
@@ -501,7 +501,7 @@ impl Machine<'_> {
     /// 0, a write is dropped); anything else, or `OobMode::Fault`, is a trap.
     #[cold]
     #[inline(never)]
-    fn soft_oob(&mut self, kind: FaultKind, pc: u32, site: u32) -> Result<(), Trap> {
+    pub(super) fn soft_oob(&mut self, kind: FaultKind, pc: u32, site: u32) -> Result<(), Trap> {
         let FaultKind::OutOfBounds { write, .. } = kind else {
             return Err(Trap { pc, kind, site });
         };
@@ -538,7 +538,7 @@ impl Machine<'_> {
     /// site's last address and its burst tracker, with the memory word arithmetic done by a
     /// shift when the board's word width is a power of two (always, on real boards).
     #[inline(always)]
-    fn count(&mut self, site: u32, addr: u64, size: u64, elem: u64) {
+    pub(super) fn count(&mut self, site: u32, addr: u64, size: u64, elem: u64) {
         let s = site as usize;
         let ns = self.last.len();
         let (Some(row), Some(l)) = (self.counters.site_row(s), self.last.get_mut(s)) else {
@@ -648,6 +648,13 @@ impl Machine<'_> {
     /// Runs the current work-item from `*pc` until it returns or reaches a barrier.
     pub fn run(&mut self, regs: &mut [u64], pc: &mut u32) -> Result<Exit, Trap> {
         let code = self.code;
+        // The compiling backend (`FPGACL_BACKEND=jit`) runs the whole work-item when the
+        // kernel compiled (never for kernels with barriers, so `*pc` is 0 here).
+        if let (0, Some(j)) = (*pc, code.jit.as_deref()) {
+            if let Some(r) = super::jit::run(j, self, regs, pc) {
+                return r;
+            }
+        }
         let ops = &code.ops[..];
         let mut p = *pc as usize;
         macro_rules! trap {
@@ -962,7 +969,7 @@ impl Machine<'_> {
     /// The ops that are rare in inner loops, out of line so that the hot loop stays small.
     /// `p` points after `op`; returns an exit (barrier) or a trap at `op`.
     #[inline(never)]
-    fn cold(&mut self, op: &Op, regs: &mut [u64], mut p: usize) -> Result<Cold, Trap> {
+    pub(super) fn cold(&mut self, op: &Op, regs: &mut [u64], mut p: usize) -> Result<Cold, Trap> {
         let code = self.code;
         macro_rules! trap {
             ($kind:expr, $site:expr) => {{

@@ -1,0 +1,257 @@
+//! The frame a compiled kernel runs with, and the Rust functions compiled code calls: each
+//! one runs the interpreter's own code for the op at `pc` (the op index, also the position
+//! reported on a fault), so compiled and interpreted kernels agree bit for bit.
+
+use super::super::builtins;
+use super::super::code::Op;
+use super::super::interp::{
+    flt_bin, int_bin, ptr_add_wide, Cold, Ids, Machine, Region, Trap, POLL_INTERVAL,
+};
+use super::super::values::{convert, float_val};
+use crate::fault::FaultKind;
+use fpgacl_kernel_compiler::ir::{CmpOp, WorkItemFn};
+
+/// What a compiled work-item runs with. The fields up to `m` are read by compiled code at
+/// fixed offsets (`std::mem::offset_of!`); the rest is for the helpers.
+#[repr(C)]
+pub struct Frame {
+    pub regions: *const Region,
+    pub nregions: u64,
+    pub ids: *const Ids,
+    /// Loop header visit counters (by loop) and loop entry counters (by loop).
+    pub visits: *mut u64,
+    pub entries: *mut u64,
+    /// Clock ticks per header visit / per entry (by loop), when `clock_helper` is 0.
+    pub heads: *const u64,
+    pub enters: *const u64,
+    /// 1: the clock costs are stateful (rule C2's floor) and come from `h_head`/`h_enter`.
+    pub clock_helper: u64,
+    /// The work-item's clock and stop-poll countdown, in and out.
+    pub clock: u64,
+    pub poll: u64,
+    pub m: *mut Machine<'static>,
+    pub regs: *mut u64,
+    pub nregs: usize,
+    /// Second result of a helper.
+    pub tmp: u64,
+    pub trap: Option<Trap>,
+}
+
+/// The machine of a frame.
+///
+/// # Safety
+/// `f` is the frame of a running compiled work-item (see `jit::run`).
+unsafe fn mach<'x>(f: *mut Frame) -> &'x mut Machine<'static> {
+    &mut *(*f).m
+}
+
+unsafe fn op_at(f: *mut Frame, pc: u32) -> Op {
+    mach(f).code.ops[pc as usize]
+}
+
+unsafe fn set_trap(f: *mut Frame, t: Trap) -> u32 {
+    (*f).trap = Some(t);
+    1
+}
+
+/// One counted access of a site (`Machine::count`).
+pub unsafe extern "C" fn h_count(f: *mut Frame, site: u32, addr: u64, size: u64, elem: u64) {
+    mach(f).count(site, addr, size, elem);
+}
+
+/// An access the inline check refused: reported and skipped (returns 0: a read gives 0, a
+/// write is dropped) or a trap (returns 1).
+pub unsafe extern "C" fn h_oob(
+    f: *mut Frame,
+    pc: u32,
+    site: u32,
+    addr: u64,
+    size: u64,
+    write: u32,
+) -> u32 {
+    let m = mach(f);
+    let kind = match m.resolve(addr, size, write != 0) {
+        Err(k) => k,
+        // Not reachable: the inline check is `resolve`'s.
+        Ok(_) => FaultKind::OutOfBounds {
+            region: crate::fault::MemRegion::Invalid { region: addr >> 52 },
+            offset: 0,
+            size,
+            limit: 0,
+            write: write != 0,
+        },
+    };
+    match m.soft_oob(kind, pc, site) {
+        Ok(()) => 0,
+        Err(t) => set_trap(f, t),
+    }
+}
+
+/// The stop / abort / timeout poll of a loop header (`POLL_INTERVAL` visits).
+pub unsafe extern "C" fn h_poll(f: *mut Frame, pc: u32, clock: u64) -> u32 {
+    let m = mach(f);
+    m.clock = clock;
+    match m.stop_requested() {
+        Some(kind) => set_trap(
+            f,
+            Trap {
+                pc,
+                kind,
+                site: u32::MAX,
+            },
+        ),
+        None => 0,
+    }
+}
+
+/// Stateful clock costs (rule C2): ticks of a header visit / an entry of loop `l`.
+pub unsafe extern "C" fn h_head(f: *mut Frame, l: u32) -> u64 {
+    mach(f)
+        .clock_plan
+        .map(|cp| cp.head(l as usize))
+        .unwrap_or(0)
+}
+
+pub unsafe extern "C" fn h_enter(f: *mut Frame, l: u32) -> u64 {
+    mach(f)
+        .clock_plan
+        .map(|cp| cp.enter(l as usize))
+        .unwrap_or(0)
+}
+
+/// `ptr_add` when the offset field carried.
+pub extern "C" fn h_ptr_wide(p: u64, delta: u64) -> u64 {
+    ptr_add_wide(p, delta as i64 as i128)
+}
+
+/// `indexed` when the offset field carried or the index is huge.
+pub extern "C" fn h_idx_wide(p: u64, i: u64, sl: u32) -> u64 {
+    ptr_add_wide(p, (i as i64 as i128) << sl)
+}
+
+/// One lane of a generic integer binary op (division, remainder): status, value in `tmp`.
+pub unsafe extern "C" fn h_int_bin(f: *mut Frame, pc: u32, a: u64, b: u64) -> u32 {
+    let Op::IntBin { op, k, .. } = op_at(f, pc) else {
+        return 0;
+    };
+    match int_bin(op, k, a, b) {
+        Ok(v) => {
+            (*f).tmp = v;
+            0
+        }
+        Err(kind) => set_trap(
+            f,
+            Trap {
+                pc,
+                kind,
+                site: u32::MAX,
+            },
+        ),
+    }
+}
+
+/// One lane of a generic float binary op.
+pub unsafe extern "C" fn h_flt_bin(f: *mut Frame, pc: u32, a: u64, b: u64) -> u64 {
+    match op_at(f, pc) {
+        Op::FltBin { op, k, .. } => flt_bin(op, k, a, b),
+        _ => 0,
+    }
+}
+
+/// One lane of a generic compare (half floats).
+pub unsafe extern "C" fn h_cmp(f: *mut Frame, pc: u32, a: u64, b: u64) -> u64 {
+    let Op::Cmp { op, k, vec, .. } = op_at(f, pc) else {
+        return 0;
+    };
+    let (x, y) = (float_val(k, a), float_val(k, b));
+    let r = match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    };
+    if vec {
+        0u64.wrapping_sub(r as u64)
+    } else {
+        r as u64
+    }
+}
+
+/// One lane of a lane-wise builtin (`Lane`, `LaneV`).
+pub unsafe extern "C" fn h_lane(f: *mut Frame, pc: u32, a: u64, b: u64, c: u64) -> u64 {
+    match op_at(f, pc) {
+        Op::Lane { f: bf, k, dk, .. } => builtins::lane(bf, k, dk, false, a, b, c),
+        Op::LaneV {
+            f: bf, k, dk, vec, ..
+        } => builtins::lane(bf, k, dk, vec, a, b, c),
+        _ => 0,
+    }
+}
+
+/// One lane of a conversion.
+pub unsafe extern "C" fn h_convert(f: *mut Frame, pc: u32, v: u64) -> u64 {
+    let m = mach(f);
+    let Op::Convert(x) = m.code.ops[pc as usize] else {
+        return 0;
+    };
+    let c = &m.code.converts[x as usize];
+    convert(c.from, c.to, c.sat, c.rounding, v)
+}
+
+/// A work-item query with a dimension in a register.
+pub unsafe extern "C" fn h_workitem(f: *mut Frame, pc: u32, dm: u64) -> u64 {
+    let m = mach(f);
+    let Op::WorkItem { f: wf, .. } = m.code.ops[pc as usize] else {
+        return 0;
+    };
+    let ids = &m.ids;
+    let pick = |a: &[u64; 3], dflt: u64| if dm < 3 { a[dm as usize] } else { dflt };
+    match wf {
+        WorkItemFn::GlobalId => pick(&ids.gid, 0),
+        WorkItemFn::LocalId => pick(&ids.lid, 0),
+        WorkItemFn::GroupId => pick(&ids.grp, 0),
+        WorkItemFn::GlobalSize => pick(&ids.gsize, 1),
+        WorkItemFn::LocalSize => pick(&ids.lsize, 1),
+        WorkItemFn::NumGroups => pick(&ids.ngroups, 1),
+        WorkItemFn::GlobalOffset => pick(&ids.offset, 0),
+        WorkItemFn::WorkDim => ids.dim as u64,
+        WorkItemFn::ComputeId => pick(&ids.cid, 0),
+    }
+}
+
+/// `Unreachable`.
+pub unsafe extern "C" fn h_unreachable(f: *mut Frame, pc: u32) -> u32 {
+    set_trap(
+        f,
+        Trap {
+            pc,
+            kind: FaultKind::Unreachable,
+            site: u32::MAX,
+        },
+    )
+}
+
+/// A rare op run by the interpreter on the register file (the caller spilled the slots it
+/// reads and reloads the slots it writes): 0, or 1 on a trap.
+pub unsafe extern "C" fn h_cold(f: *mut Frame, pc: u32) -> u32 {
+    let m = mach(f);
+    let op = m.code.ops[pc as usize];
+    let regs = std::slice::from_raw_parts_mut((*f).regs, (*f).nregs);
+    match m.cold(&op, regs, pc as usize + 1) {
+        Ok(Cold::Next(_)) => 0,
+        Ok(Cold::Exit(_)) => set_trap(
+            f,
+            Trap {
+                pc,
+                kind: FaultKind::Unreachable,
+                site: u32::MAX,
+            },
+        ),
+        Err(t) => set_trap(f, t),
+    }
+}
+
+/// The stop poll's reset value.
+pub const POLL_RESET: u32 = POLL_INTERVAL;

@@ -1,0 +1,1462 @@
+//! Decoded ops to Cranelift IR. One Cranelift block per op that starts a basic block (a jump
+//! target or the op after a terminator); register slots are Cranelift variables (SSA built by
+//! `cranelift-frontend`), loaded from the register file at entry; blocks are sealed as soon as
+//! their last predecessor is emitted.
+
+use super::super::code::{Code, Op, NONE};
+use super::super::interp::{Ids, Region};
+use super::helpers::{self as h, Frame};
+use super::Entry;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module as ClifModule};
+use fpgacl_kernel_compiler::ir::{
+    ArgKind, BinOp, CmpOp, Function, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK, REGION_SHIFT,
+};
+use std::mem::{offset_of, size_of};
+
+const I8: Type = types::I8;
+const I32: Type = types::I32;
+const I64: Type = types::I64;
+
+/// Why a kernel cannot be compiled, if it cannot.
+pub fn unsupported(code: &Code) -> Option<String> {
+    if code.ops.is_empty() {
+        return Some("no code".into());
+    }
+    if code.needs_sync {
+        return Some("barriers or wait_group_events (work-items switch at barriers)".into());
+    }
+    if code.uses_fifos {
+        return Some("channels or pipes".into());
+    }
+    for op in &code.ops {
+        match op {
+            Op::FifoRead(_) | Op::FifoWrite(_) => return Some("channels or pipes".into()),
+            Op::Barrier(_) | Op::WaitEvents => return Some("barriers".into()),
+            Op::AsyncCopy(_) => return Some("async_work_group_copy".into()),
+            _ => {}
+        }
+    }
+    if !is_term(code.ops.last()?) {
+        return Some("the last op falls through".into());
+    }
+    None
+}
+
+fn is_term(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Jump(_)
+            | Op::Br { .. }
+            | Op::BrCmpS { .. }
+            | Op::BrCmpU { .. }
+            | Op::Switch(_)
+            | Op::Ret
+            | Op::Unreachable
+    )
+}
+
+/// Distinct jump targets of a terminator.
+fn targets(op: &Op, code: &Code) -> Vec<u32> {
+    let mut t = match *op {
+        Op::Jump(t) => vec![t],
+        Op::Br { t, f, .. } | Op::BrCmpS { t, f, .. } | Op::BrCmpU { t, f, .. } => vec![t, f],
+        Op::Switch(x) => {
+            let s = &code.switches[x as usize];
+            let mut v: Vec<u32> = s.cases.iter().map(|c| c.1).collect();
+            v.push(s.default);
+            v
+        }
+        _ => vec![],
+    };
+    t.sort_unstable();
+    t.dedup();
+    t
+}
+
+/// Helper signatures.
+struct Sigs {
+    count: SigRef,
+    oob: SigRef,
+    poll: SigRef,
+    clock: SigRef,
+    wide: SigRef,
+    idx_wide: SigRef,
+    st3: SigRef,
+    v3: SigRef,
+    lane: SigRef,
+    v2: SigRef,
+    st1: SigRef,
+}
+
+fn sig(m: &JITModule, params: &[Type], rets: &[Type]) -> Signature {
+    let mut s = m.make_signature();
+    s.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    s.returns.extend(rets.iter().map(|&t| AbiParam::new(t)));
+    s
+}
+
+/// Builds the native code of `code`: the JIT module (owning the code), the entry point and
+/// the code size in bytes.
+pub fn build(code: &Code, _m: &Module, f: &Function) -> Result<(JITModule, Entry, usize), String> {
+    let mut flags = settings::builder();
+    let set = |f: &mut settings::Builder, k: &str, v: &str| {
+        f.set(k, v)
+            .map_err(|e| format!("cranelift setting {k}: {e}"))
+    };
+    set(&mut flags, "opt_level", "speed")?;
+    set(&mut flags, "use_colocated_libcalls", "false")?;
+    set(&mut flags, "enable_verifier", "false")?;
+
+    set(&mut flags, "is_pic", "false")?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| format!("host not supported by Cranelift: {e}"))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| format!("cranelift: {e}"))?;
+    let mut module = JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    ));
+    let mut ctx = module.make_context();
+    ctx.func.signature = sig(&module, &[I64, I64], &[I32]);
+    let id = module
+        .declare_function("kernel", Linkage::Local, &ctx.func.signature)
+        .map_err(|e| e.to_string())?;
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let sigs = Sigs {
+            count: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64], &[])),
+            oob: b.import_signature(sig(&module, &[I64, I32, I32, I64, I64, I32], &[I32])),
+            poll: b.import_signature(sig(&module, &[I64, I32, I64], &[I32])),
+            clock: b.import_signature(sig(&module, &[I64, I32], &[I64])),
+            wide: b.import_signature(sig(&module, &[I64, I64], &[I64])),
+            idx_wide: b.import_signature(sig(&module, &[I64, I64, I32], &[I64])),
+            st3: b.import_signature(sig(&module, &[I64, I32, I64, I64], &[I32])),
+            v3: b.import_signature(sig(&module, &[I64, I32, I64, I64], &[I64])),
+            lane: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64], &[I64])),
+            v2: b.import_signature(sig(&module, &[I64, I32, I64], &[I64])),
+            st1: b.import_signature(sig(&module, &[I64, I32], &[I32])),
+        };
+        Tr::emit(&mut b, code, f, sigs)?;
+        b.finalize(module.target_config());
+    }
+    module
+        .define_function(id, &mut ctx)
+        .map_err(|e| format!("{e:?}"))?;
+    let size = ctx
+        .compiled_code()
+        .map(|c| c.code_info().total_size as usize)
+        .unwrap_or(0);
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    let p = module.get_finalized_function(id);
+    // SAFETY: the function was built with the signature `Entry` describes (two pointers in,
+    // a 32-bit status out, the platform's C calling convention).
+    let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(p) };
+    Ok((module, entry, size))
+}
+
+/// The translator's state while emitting one kernel.
+struct Tr<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    code: &'a Code,
+    sigs: Sigs,
+    vars: Vec<Variable>,
+    frame: Value,
+    regs: Value,
+    regions: Value,
+    nregions: Value,
+    ids: Value,
+    visits: Value,
+    entries: Value,
+    heads: Value,
+    enters: Value,
+    clock_helper: Value,
+    clock: Variable,
+    poll: Variable,
+    status: Variable,
+    exit: Block,
+    blocks: Vec<Option<Block>>,
+    remaining: Vec<u32>,
+    sealed: Vec<bool>,
+}
+
+/// Where an access is in bounds: the block, the region entry and the offset.
+struct Fast {
+    block: Block,
+    rp: Value,
+    off: Value,
+}
+
+fn fo(off: usize) -> i32 {
+    off as i32
+}
+
+impl<'a, 'b> Tr<'a, 'b> {
+    fn emit(
+        b: &'a mut FunctionBuilder<'b>,
+        code: &'a Code,
+        f: &Function,
+        sigs: Sigs,
+    ) -> Result<(), String> {
+        let ops = &code.ops;
+        let n = ops.len();
+        let mut leader = vec![false; n];
+        leader[0] = true;
+        for (i, op) in ops.iter().enumerate() {
+            for t in targets(op, code) {
+                if t as usize >= n {
+                    return Err(format!("jump target {t} outside the code"));
+                }
+                leader[t as usize] = true;
+            }
+            if is_term(op) && i + 1 < n {
+                leader[i + 1] = true;
+            }
+        }
+        let mut remaining = vec![0u32; n];
+        remaining[0] = 1;
+        for (i, op) in ops.iter().enumerate() {
+            if is_term(op) {
+                for t in targets(op, code) {
+                    remaining[t as usize] += 1;
+                }
+            } else if i + 1 < n && leader[i + 1] {
+                remaining[i + 1] += 1;
+            }
+        }
+        let blocks: Vec<Option<Block>> = leader
+            .iter()
+            .map(|&l| if l { Some(b.create_block()) } else { None })
+            .collect();
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        b.seal_block(entry);
+        let frame = b.block_params(entry)[0];
+        let regs = b.block_params(entry)[1];
+        let ro = MemFlagsData::trusted().with_readonly();
+        let ld = |b: &mut FunctionBuilder, off: usize| b.ins().load(I64, ro, frame, fo(off));
+        let regions = ld(b, offset_of!(Frame, regions));
+        let nregions = ld(b, offset_of!(Frame, nregions));
+        let ids = ld(b, offset_of!(Frame, ids));
+        let visits = ld(b, offset_of!(Frame, visits));
+        let entries = ld(b, offset_of!(Frame, entries));
+        let heads = ld(b, offset_of!(Frame, heads));
+        let enters = ld(b, offset_of!(Frame, enters));
+        let clock_helper = ld(b, offset_of!(Frame, clock_helper));
+        let clock0 = b.ins().load(
+            I64,
+            MemFlagsData::trusted(),
+            frame,
+            fo(offset_of!(Frame, clock)),
+        );
+        let poll0 = b.ins().load(
+            I32,
+            MemFlagsData::trusted(),
+            frame,
+            fo(offset_of!(Frame, poll)),
+        );
+        // Initial slot values: the launch's register template holds the arguments (loaded),
+        // the constants of `const_init` (known here) and zeros.
+        let ns = code.num_slots as usize;
+        let zero64 = b.ins().iconst(I64, 0);
+        let mut init: Vec<Option<Value>> = vec![None; ns];
+        for &(s, v) in &code.const_init {
+            if let Some(x) = init.get_mut(s as usize) {
+                *x = Some(b.ins().iconst(I64, v as i64));
+            }
+        }
+        for a in &f.args {
+            let n = match &a.kind {
+                ArgKind::Value { ty } => ty.lanes.max(1) as usize,
+                _ => 1,
+            };
+            let first = a.reg.0 as usize;
+            for (s, x) in init.iter_mut().enumerate().skip(first).take(n) {
+                *x = Some(b.ins().load(I64, MemFlagsData::trusted(), regs, fo(s * 8)));
+            }
+        }
+        let mut vars = Vec::with_capacity(ns);
+        for x in init {
+            let v = b.declare_var(I64);
+            b.def_var(v, x.unwrap_or(zero64));
+            vars.push(v);
+        }
+        let clock = b.declare_var(I64);
+        b.def_var(clock, clock0);
+        let poll = b.declare_var(I32);
+        b.def_var(poll, poll0);
+        let status = b.declare_var(I32);
+        let zero = b.ins().iconst(I32, 0);
+        b.def_var(status, zero);
+        let exit = b.create_block();
+        let mut t = Tr {
+            b,
+            code,
+            sigs,
+            vars,
+            frame,
+            regs,
+            regions,
+            nregions,
+            ids,
+            visits,
+            entries,
+            heads,
+            enters,
+            clock_helper,
+            clock,
+            poll,
+            status,
+            exit,
+            blocks,
+            remaining,
+            sealed: vec![false; n],
+        };
+        t.jump_op(0);
+        for (i, op) in ops.iter().enumerate() {
+            if let Some(blk) = t.blocks[i] {
+                t.b.switch_to_block(blk);
+                if t.remaining[i] == 0 && !t.sealed[i] {
+                    // No predecessor (dead code after a terminator): sealed now.
+                    t.b.seal_block(blk);
+                    t.sealed[i] = true;
+                }
+            }
+            t.op(i as u32)?;
+            if !is_term(op) && i + 1 < n && t.blocks[i + 1].is_some() {
+                t.jump_op(i + 1);
+            }
+        }
+        // The exit: write back the clock and the poll countdown, return the status.
+        t.b.switch_to_block(exit);
+        t.b.seal_block(exit);
+        let c = t.b.use_var(clock);
+        let p = t.b.use_var(poll);
+        let st = t.b.use_var(status);
+        t.b.ins().store(
+            MemFlagsData::trusted(),
+            c,
+            frame,
+            fo(offset_of!(Frame, clock)),
+        );
+        t.b.ins().store(
+            MemFlagsData::trusted(),
+            p,
+            frame,
+            fo(offset_of!(Frame, poll)),
+        );
+        t.b.ins().return_(&[st]);
+        Ok(())
+    }
+
+    // ---- small builders -------------------------------------------------------------------
+
+    fn v(&mut self, s: u32) -> Value {
+        let var = self.vars[s as usize];
+        self.b.use_var(var)
+    }
+
+    fn d(&mut self, s: u32, x: Value) {
+        let var = self.vars[s as usize];
+        self.b.def_var(var, x);
+    }
+
+    fn c64(&mut self, x: u64) -> Value {
+        self.b.ins().iconst(I64, x as i64)
+    }
+
+    fn c32(&mut self, x: u32) -> Value {
+        self.b.ins().iconst(I32, x as i64)
+    }
+
+    /// Calls helper `f` (an `extern "C"` function address) with signature `sig`.
+    fn call(&mut self, sig: SigRef, f: usize, args: &[Value]) -> Option<Value> {
+        let callee = self.b.ins().iconst(I64, f as i64);
+        let inst = self.b.ins().call_indirect(sig, callee, args);
+        self.b.inst_results(inst).first().copied()
+    }
+
+    /// A jump to the block of op `t` (counts one emitted predecessor of it).
+    fn jump_op(&mut self, t: usize) {
+        let blk = self.blocks[t].expect("jump target starts a block");
+        self.b.ins().jump(blk, &[]);
+        self.pred_done(t);
+    }
+
+    fn pred_done(&mut self, t: usize) {
+        self.remaining[t] -= 1;
+        if self.remaining[t] == 0 {
+            let blk = self.blocks[t].expect("block");
+            self.b.seal_block(blk);
+            self.sealed[t] = true;
+        }
+    }
+
+    /// Leaves the kernel with `status` (0 = returned).
+    fn exit_with(&mut self, st: Value) {
+        let status = self.status;
+        self.b.def_var(status, st);
+        let exit = self.exit;
+        self.b.ins().jump(exit, &[]);
+    }
+
+    /// Leaves with the status if it is not 0, else goes on in a new block.
+    fn exit_if(&mut self, st: Value) {
+        let status = self.status;
+        self.b.def_var(status, st);
+        let cont = self.b.create_block();
+        let exit = self.exit;
+        self.b.ins().brif(st, exit, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+        self.b.seal_block(cont);
+    }
+
+    /// The slot encoding of kind `k` (`values::norm`).
+    fn norm(&mut self, k: Scalar, x: Value) -> Value {
+        let ins = |b: &mut FunctionBuilder, t: Type, signed: bool| {
+            let r = b.ins().ireduce(t, x);
+            if signed {
+                b.ins().sextend(I64, r)
+            } else {
+                b.ins().uextend(I64, r)
+            }
+        };
+        match k {
+            Scalar::I8 => ins(self.b, I8, true),
+            Scalar::U8 => ins(self.b, I8, false),
+            Scalar::I16 => ins(self.b, types::I16, true),
+            Scalar::U16 | Scalar::F16 => ins(self.b, types::I16, false),
+            Scalar::I32 => ins(self.b, I32, true),
+            Scalar::U32 | Scalar::F32 => ins(self.b, I32, false),
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => x,
+            Scalar::Bool => {
+                let c = self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0);
+                self.b.ins().uextend(I64, c)
+            }
+        }
+    }
+
+    fn f32_of(&mut self, x: Value) -> Value {
+        let r = self.b.ins().ireduce(I32, x);
+        self.b.ins().bitcast(types::F32, MemFlagsData::new(), r)
+    }
+
+    fn of_f32(&mut self, x: Value) -> Value {
+        let r = self.b.ins().bitcast(I32, MemFlagsData::new(), x);
+        self.b.ins().uextend(I64, r)
+    }
+
+    fn f64_of(&mut self, x: Value) -> Value {
+        self.b.ins().bitcast(types::F64, MemFlagsData::new(), x)
+    }
+
+    fn of_f64(&mut self, x: Value) -> Value {
+        self.b.ins().bitcast(I64, MemFlagsData::new(), x)
+    }
+
+    fn bool64(&mut self, c: Value) -> Value {
+        self.b.ins().uextend(I64, c)
+    }
+
+    fn icmp(&mut self, op: CmpOp, signed: bool, a: Value, b: Value) -> Value {
+        use IntCC::*;
+        let cc = match (op, signed) {
+            (CmpOp::Eq, _) => Equal,
+            (CmpOp::Ne, _) => NotEqual,
+            (CmpOp::Lt, true) => SignedLessThan,
+            (CmpOp::Le, true) => SignedLessThanOrEqual,
+            (CmpOp::Gt, true) => SignedGreaterThan,
+            (CmpOp::Ge, true) => SignedGreaterThanOrEqual,
+            (CmpOp::Lt, false) => UnsignedLessThan,
+            (CmpOp::Le, false) => UnsignedLessThanOrEqual,
+            (CmpOp::Gt, false) => UnsignedGreaterThan,
+            (CmpOp::Ge, false) => UnsignedGreaterThanOrEqual,
+        };
+        self.b.ins().icmp(cc, a, b)
+    }
+
+    /// Float compare with Rust's `PartialOrd` semantics (`!=` is true for NaN operands).
+    fn fcmp(&mut self, op: CmpOp, a: Value, b: Value) -> Value {
+        let cc = match op {
+            CmpOp::Eq => FloatCC::Equal,
+            CmpOp::Ne => FloatCC::NotEqual,
+            CmpOp::Lt => FloatCC::LessThan,
+            CmpOp::Le => FloatCC::LessThanOrEqual,
+            CmpOp::Gt => FloatCC::GreaterThan,
+            CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+        };
+        self.b.ins().fcmp(cc, a, b)
+    }
+
+    /// `d = f(a, b)` on two f32 slots.
+    fn f32_bin(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let (x, y) = (self.f32_of(a), self.f32_of(b));
+        let r = match op {
+            BinOp::Add => self.b.ins().fadd(x, y),
+            BinOp::Sub => self.b.ins().fsub(x, y),
+            BinOp::Mul => self.b.ins().fmul(x, y),
+            _ => self.b.ins().fdiv(x, y),
+        };
+        self.of_f32(r)
+    }
+
+    fn f64_bin(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let (x, y) = (self.f64_of(a), self.f64_of(b));
+        let r = match op {
+            BinOp::Add => self.b.ins().fadd(x, y),
+            BinOp::Sub => self.b.ins().fsub(x, y),
+            BinOp::Mul => self.b.ins().fmul(x, y),
+            _ => self.b.ins().fdiv(x, y),
+        };
+        self.of_f64(r)
+    }
+
+    /// `ptr_add(p, delta)` into slot `d`.
+    fn ptr_add_into(&mut self, d: u32, p: Value, delta: Value) {
+        let n = self.b.ins().iadd(p, delta);
+        let x = self.b.ins().bxor(n, p);
+        let carry = self.b.ins().band_imm_s(x, !OFFSET_MASK as i64);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.d(d, n);
+        self.b.ins().brif(carry, slow, &[], join, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let w = self
+            .call(
+                self.sigs.wide,
+                h::h_ptr_wide as *const () as usize,
+                &[p, delta],
+            )
+            .expect("result");
+        self.d(d, w);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+    }
+
+    /// `t = base + idx << sl` (`interp::indexed`), returned.
+    fn indexed(&mut self, t: u32, base: u32, idx: u32, sl: u8) -> Value {
+        let i = self.v(idx);
+        let p = self.v(base);
+        let sh = self.b.ins().ishl_imm_s(i, sl as i64);
+        let n = self.b.ins().iadd(p, sh);
+        let x = self.b.ins().bxor(n, p);
+        let carry = self.b.ins().band_imm_s(x, !OFFSET_MASK as i64);
+        let big = self.b.ins().iadd_imm_s(i, 1 << 47);
+        let big = self.b.ins().ushr_imm_s(big, 48);
+        let bad = self.b.ins().bor(carry, big);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.d(t, n);
+        self.b.ins().brif(bad, slow, &[], join, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let slv = self.c32(sl as u32);
+        let w = self
+            .call(
+                self.sigs.idx_wide,
+                h::h_idx_wide as *const () as usize,
+                &[p, i, slv],
+            )
+            .expect("result");
+        self.d(t, w);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.v(t)
+    }
+
+    /// The inline `Machine::resolve`: returns where the access is in bounds ([`Tr::enter_fast`]
+    /// gives its pointer); the builder is left in the block where a refused access was
+    /// reported and is skipped (a trap has left the kernel already).
+    fn resolve(&mut self, addr: Value, size: u64, write: bool, pc: u32, site: u32) -> Fast {
+        let ro = MemFlagsData::trusted().with_readonly();
+        let r = self.b.ins().ushr_imm_s(addr, REGION_SHIFT as i64);
+        let off = self.b.ins().band_imm_s(addr, OFFSET_MASK as i64);
+        let inr = self.b.ins().icmp(IntCC::UnsignedLessThan, r, self.nregions);
+        let slow = self.b.create_block();
+        let fast = self.b.create_block();
+        // One branch: a region number out of the table reads entry 0 (then refused anyway).
+        let zero = self.c64(0);
+        let ri = self.b.ins().select(inr, r, zero);
+        let rs = self.b.ins().imul_imm_s(ri, size_of::<Region>() as i64);
+        let rp = self.b.ins().iadd(self.regions, rs);
+        let len = self.b.ins().load(I64, ro, rp, fo(offset_of!(Region, len)));
+        let end = self.b.ins().iadd_imm_s(off, size as i64);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+        let mut ok = self.b.ins().band(inr, fits);
+        if write {
+            let w = self
+                .b
+                .ins()
+                .load(I8, ro, rp, fo(offset_of!(Region, writable)));
+            let w = self.b.ins().icmp_imm_s(IntCC::NotEqual, w, 0);
+            ok = self.b.ins().band(ok, w);
+        }
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let pcv = self.c32(pc);
+        let sv = self.c32(site);
+        let sz = self.c64(size);
+        let wv = self.c32(write as u32);
+        let st = self
+            .call(
+                self.sigs.oob,
+                h::h_oob as *const () as usize,
+                &[self.frame, pcv, sv, addr, sz, wv],
+            )
+            .expect("status");
+        self.exit_if(st);
+        Fast {
+            block: fast,
+            rp,
+            off,
+        }
+    }
+
+    /// Switches to the in-bounds block of an access and returns its host pointer.
+    fn enter_fast(&mut self, f: &Fast) -> Value {
+        self.b.switch_to_block(f.block);
+        self.b.seal_block(f.block);
+        let ro = MemFlagsData::trusted().with_readonly();
+        let base = self
+            .b
+            .ins()
+            .load(I64, ro, f.rp, fo(offset_of!(Region, base)));
+        self.b.ins().iadd(base, f.off)
+    }
+
+    fn load_lane(&mut self, k: Scalar, p: Value, off: i32) -> Value {
+        let fl = MemFlagsData::new().with_notrap();
+        let ins = self.b.ins();
+        match k {
+            Scalar::Bool => {
+                let x = ins.uload8(I64, fl, p, off);
+                let c = self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0);
+                self.bool64(c)
+            }
+            Scalar::I8 => ins.sload8(I64, fl, p, off),
+            Scalar::U8 => ins.uload8(I64, fl, p, off),
+            Scalar::I16 => ins.sload16(I64, fl, p, off),
+            Scalar::U16 | Scalar::F16 => ins.uload16(I64, fl, p, off),
+            Scalar::I32 => ins.sload32(fl, p, off),
+            Scalar::U32 | Scalar::F32 => ins.uload32(fl, p, off),
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => ins.load(I64, fl, p, off),
+        }
+    }
+
+    fn store_lane(&mut self, k: Scalar, p: Value, off: i32, x: Value) {
+        let fl = MemFlagsData::new().with_notrap();
+        let ins = self.b.ins();
+        match k.size() {
+            1 => ins.istore8(fl, x, p, off),
+            2 => ins.istore16(fl, x, p, off),
+            4 => ins.istore32(fl, x, p, off),
+            _ => ins.store(fl, x, p, off),
+        };
+    }
+
+    fn count(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
+        if site == NONE {
+            return;
+        }
+        let sv = self.c32(site);
+        let sz = self.c64(size);
+        let el = self.c64(elem);
+        self.call(
+            self.sigs.count,
+            h::h_count as *const () as usize,
+            &[self.frame, sv, addr, sz, el],
+        );
+    }
+
+    /// A load of `n` lanes of kind `k` at `addr` into `d..d+n`.
+    fn load(&mut self, k: Scalar, n: u32, d: u32, addr: Value, pc: u32, site: u32) {
+        let es = k.size() as u64;
+        let fast = self.resolve(addr, es * n as u64, false, pc, site);
+        let join = self.b.create_block();
+        let z = self.c64(0);
+        for i in 0..n {
+            self.d(d + i, z);
+        }
+        self.b.ins().jump(join, &[]);
+        let ptr = self.enter_fast(&fast);
+        let vals: Vec<Value> = (0..n)
+            .map(|i| self.load_lane(k, ptr, (i as u64 * es) as i32))
+            .collect();
+        for (i, x) in vals.into_iter().enumerate() {
+            self.d(d + i as u32, x);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.count(site, addr, es * n as u64, es);
+    }
+
+    fn store(&mut self, k: Scalar, n: u32, s: u32, addr: Value, pc: u32, site: u32) {
+        let es = k.size() as u64;
+        let vals: Vec<Value> = (0..n).map(|i| self.v(s + i)).collect();
+        let fast = self.resolve(addr, es * n as u64, true, pc, site);
+        let join = self.b.create_block();
+        self.b.ins().jump(join, &[]);
+        let ptr = self.enter_fast(&fast);
+        for (i, x) in vals.into_iter().enumerate() {
+            self.store_lane(k, ptr, (i as u64 * es) as i32, x);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.count(site, addr, es * n as u64, es);
+    }
+
+    /// `clock += cost` where the cost is `table[l]`, or the helper's when the plan is stateful.
+    fn clock_add(&mut self, table: Value, helper: usize, l: u32) {
+        let simple = self.b.create_block();
+        let stateful = self.b.create_block();
+        let join = self.b.create_block();
+        self.b
+            .ins()
+            .brif(self.clock_helper, stateful, &[], simple, &[]);
+        self.b.switch_to_block(simple);
+        self.b.seal_block(simple);
+        let cost = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted().with_readonly(),
+            table,
+            fo(l as usize * 8),
+        );
+        let c = self.b.use_var(self.clock);
+        let c = self.b.ins().iadd(c, cost);
+        self.b.def_var(self.clock, c);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(stateful);
+        self.b.seal_block(stateful);
+        let lv = self.c32(l);
+        let cost = self
+            .call(self.sigs.clock, helper, &[self.frame, lv])
+            .expect("result");
+        let c = self.b.use_var(self.clock);
+        let c = self.b.ins().iadd(c, cost);
+        self.b.def_var(self.clock, c);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+    }
+
+    /// `counter[l] += 1` in a counter array.
+    fn bump(&mut self, base: Value, l: u32) {
+        let fl = MemFlagsData::trusted();
+        let x = self.b.ins().load(I64, fl, base, fo(l as usize * 8));
+        let x = self.b.ins().iadd_imm_s(x, 1);
+        self.b.ins().store(fl, x, base, fo(l as usize * 8));
+    }
+
+    /// Stores slots to the register file / loads them back (around interpreter calls).
+    fn spill(&mut self, slots: &[u32]) {
+        for &s in slots {
+            let x = self.v(s);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), x, self.regs, fo(s as usize * 8));
+        }
+    }
+
+    fn reload(&mut self, slots: &[u32]) {
+        for &s in slots {
+            let x = self
+                .b
+                .ins()
+                .load(I64, MemFlagsData::trusted(), self.regs, fo(s as usize * 8));
+            self.d(s, x);
+        }
+    }
+
+    /// Slots a cold op reads and writes (`writes` over-approximated where the op's extent
+    /// depends on the builtin).
+    fn cold_sets(&self, op: &Op) -> (Vec<u32>, Vec<u32>) {
+        let c = self.code;
+        let ns = c.num_slots;
+        let range = |s: u32, n: u32| -> Vec<u32> {
+            if s == NONE {
+                return vec![];
+            }
+            (s..s.saturating_add(n).min(ns)).collect()
+        };
+        match *op {
+            Op::Builtin(x) => {
+                let x = &c.builtins[x as usize];
+                let n = x.ty.lanes.max(1) as u32;
+                let mut r = Vec::new();
+                for &a in &x.args {
+                    r.extend(range(a, n));
+                }
+                (r, range(x.d, 16))
+            }
+            Op::BuiltinPtr(x) => {
+                let x = &c.bptrs[x as usize];
+                let n = x.ty.lanes.max(1) as u32;
+                let mut r = range(x.out, 1);
+                for &a in &x.args {
+                    r.extend(range(a, n));
+                }
+                (r, range(x.d, n))
+            }
+            Op::Bitcast(x) => {
+                let x = &c.bitcasts[x as usize];
+                (
+                    range(x.s, x.from.lanes.max(1) as u32),
+                    range(x.d, x.to.lanes.max(1) as u32),
+                )
+            }
+            Op::Copy(x) => {
+                let x = &c.copies[x as usize];
+                (vec![x.d, x.s], vec![])
+            }
+            Op::Atomic(x) => {
+                let x = &c.atomics[x as usize];
+                (vec![x.addr, x.a, x.b], vec![x.d])
+            }
+            Op::Printf(x) => {
+                let x = &c.printfs[x as usize];
+                let mut r = Vec::new();
+                for (a, t) in &x.args {
+                    r.extend(range(*a, t.lanes.max(1) as u32));
+                }
+                (r, vec![x.d])
+            }
+            _ => ((0..ns).collect(), (0..ns).collect()),
+        }
+    }
+
+    // ---- ops ------------------------------------------------------------------------------
+
+    fn op(&mut self, pc: u32) -> Result<(), String> {
+        let code = self.code;
+        let op = code.ops[pc as usize];
+        match op {
+            Op::Jump(t) => self.jump_op(t as usize),
+            Op::Br { c, t, f } => {
+                if t == f {
+                    self.jump_op(t as usize);
+                } else {
+                    let cv = self.v(c);
+                    let (bt, bf) = (self.blocks[t as usize], self.blocks[f as usize]);
+                    self.b.ins().brif(cv, bt.unwrap(), &[], bf.unwrap(), &[]);
+                    self.pred_done(t as usize);
+                    self.pred_done(f as usize);
+                }
+            }
+            Op::BrCmpS { op, a, b, t, f } | Op::BrCmpU { op, a, b, t, f } => {
+                let signed = matches!(code.ops[pc as usize], Op::BrCmpS { .. });
+                let (x, y) = (self.v(a), self.v(b));
+                if t == f {
+                    self.jump_op(t as usize);
+                } else {
+                    let c = self.icmp(op, signed, x, y);
+                    let (bt, bf) = (self.blocks[t as usize], self.blocks[f as usize]);
+                    self.b.ins().brif(c, bt.unwrap(), &[], bf.unwrap(), &[]);
+                    self.pred_done(t as usize);
+                    self.pred_done(f as usize);
+                }
+            }
+            Op::Switch(x) => {
+                let s = &code.switches[x as usize];
+                let v = self.v(s.v);
+                // First matching case wins (the interpreter's `find`).
+                for &(cv, t) in &s.cases {
+                    let c = self.b.ins().icmp_imm_s(IntCC::Equal, v, cv as i64);
+                    let next = self.b.create_block();
+                    let bt = self.blocks[t as usize].unwrap();
+                    self.b.ins().brif(c, bt, &[], next, &[]);
+                    self.b.switch_to_block(next);
+                    self.b.seal_block(next);
+                }
+                let bd = self.blocks[s.default as usize].unwrap();
+                self.b.ins().jump(bd, &[]);
+                for t in targets(&op, code) {
+                    self.pred_done(t as usize);
+                }
+            }
+            Op::Ret => {
+                let z = self.c32(0);
+                self.exit_with(z);
+            }
+            Op::Unreachable => {
+                let pcv = self.c32(pc);
+                let st = self
+                    .call(
+                        self.sigs.st1,
+                        h::h_unreachable as *const () as usize,
+                        &[self.frame, pcv],
+                    )
+                    .expect("status");
+                self.exit_with(st);
+            }
+            Op::LoopHead(l) => {
+                if l >= code.num_loops {
+                    return Err(format!("loop {l} outside the loop table"));
+                }
+                self.bump(self.visits, l);
+                self.clock_add(self.heads, h::h_head as *const () as usize, l);
+                let p = self.b.use_var(self.poll);
+                let p = self.b.ins().iadd_imm_s(p, -1);
+                self.b.def_var(self.poll, p);
+                let hit = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(p, join, &[], hit, &[]);
+                self.b.switch_to_block(hit);
+                self.b.seal_block(hit);
+                let reset = self.c32(h::POLL_RESET);
+                self.b.def_var(self.poll, reset);
+                let pcv = self.c32(pc);
+                let c = self.b.use_var(self.clock);
+                let st = self
+                    .call(
+                        self.sigs.poll,
+                        h::h_poll as *const () as usize,
+                        &[self.frame, pcv, c],
+                    )
+                    .expect("status");
+                self.exit_if(st);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                self.b.seal_block(join);
+            }
+            Op::LoopEnter(l) => {
+                if l >= code.num_loops {
+                    return Err(format!("loop {l} outside the loop table"));
+                }
+                self.bump(self.entries, l);
+                self.clock_add(self.enters, h::h_enter as *const () as usize, l);
+            }
+            Op::Const { d, v } => {
+                let x = self.c64(v);
+                self.d(d, x);
+            }
+            Op::ConstN(x) => {
+                let (d, vals) = &code.consts[x as usize];
+                for (i, &v) in vals.iter().enumerate() {
+                    let c = self.c64(v);
+                    self.d(*d + i as u32, c);
+                }
+            }
+            Op::Mov { d, s, n } => {
+                let vals: Vec<Value> = (0..n).map(|i| self.v(s + i)).collect();
+                for (i, x) in vals.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::Mov1 { d, s } => {
+                let x = self.v(s);
+                self.d(d, x);
+            }
+            Op::ConvInt { k, d, s } => {
+                let x = self.v(s);
+                let y = self.norm(k, x);
+                self.d(d, y);
+            }
+            Op::LoadIdx {
+                k,
+                sl,
+                d,
+                t,
+                base,
+                idx,
+                site,
+            } => {
+                let addr = self.indexed(t, base, idx, sl);
+                self.load(k, 1, d, addr, pc, site);
+            }
+            Op::StoreIdx {
+                k,
+                sl,
+                s,
+                t,
+                base,
+                idx,
+                site,
+            } => {
+                let addr = self.indexed(t, base, idx, sl);
+                self.store(k, 1, s, addr, pc, site);
+            }
+            Op::Load { k, n, d, a, site } => {
+                let addr = self.v(a);
+                self.load(k, n as u32, d, addr, pc, site);
+            }
+            Op::Store { k, n, s, a, site } => {
+                let addr = self.v(a);
+                self.store(k, n as u32, s, addr, pc, site);
+            }
+            Op::WorkItemC { f, d, dim } => {
+                let off = match f {
+                    WorkItemFn::GlobalId => offset_of!(Ids, gid),
+                    WorkItemFn::LocalId => offset_of!(Ids, lid),
+                    WorkItemFn::GroupId => offset_of!(Ids, grp),
+                    WorkItemFn::GlobalSize => offset_of!(Ids, gsize),
+                    WorkItemFn::LocalSize => offset_of!(Ids, lsize),
+                    WorkItemFn::NumGroups => offset_of!(Ids, ngroups),
+                    WorkItemFn::GlobalOffset => offset_of!(Ids, offset),
+                    WorkItemFn::ComputeId => offset_of!(Ids, cid),
+                    WorkItemFn::WorkDim => offset_of!(Ids, dim),
+                };
+                let fl = MemFlagsData::trusted().with_readonly();
+                let x = if f == WorkItemFn::WorkDim {
+                    self.b.ins().uload32(fl, self.ids, fo(off))
+                } else {
+                    if dim >= 3 {
+                        return Err(format!("work-item query of dimension {dim}"));
+                    }
+                    self.b
+                        .ins()
+                        .load(I64, fl, self.ids, fo(off + dim as usize * 8))
+                };
+                self.d(d, x);
+            }
+            Op::WorkItem { d, dim, .. } => {
+                let pcv = self.c32(pc);
+                let dv = self.v(dim);
+                let x = self
+                    .call(
+                        self.sigs.v2,
+                        h::h_workitem as *const () as usize,
+                        &[self.frame, pcv, dv],
+                    )
+                    .expect("result");
+                self.d(d, x);
+            }
+            Op::Splat { d, s, n } => {
+                let x = self.v(s);
+                for i in 0..n {
+                    self.d(d + i, x);
+                }
+            }
+            Op::Shuffle(x) => {
+                let (d, s, idx) = &code.shuffles[x as usize];
+                let vals: Vec<Value> = idx
+                    .iter()
+                    .take(16)
+                    .map(|&j| self.v(*s + j as u32))
+                    .collect();
+                for (i, x) in vals.into_iter().enumerate() {
+                    self.d(*d + i as u32, x);
+                }
+            }
+            Op::AddI32 { d, a, b }
+            | Op::AddU32 { d, a, b }
+            | Op::Add64 { d, a, b }
+            | Op::SubI32 { d, a, b }
+            | Op::SubU32 { d, a, b }
+            | Op::Sub64 { d, a, b }
+            | Op::MulI32 { d, a, b }
+            | Op::MulU32 { d, a, b }
+            | Op::Mul64 { d, a, b } => {
+                let (x, y) = (self.v(a), self.v(b));
+                let r = match op {
+                    Op::AddI32 { .. } | Op::AddU32 { .. } | Op::Add64 { .. } => {
+                        self.b.ins().iadd(x, y)
+                    }
+                    Op::SubI32 { .. } | Op::SubU32 { .. } | Op::Sub64 { .. } => {
+                        self.b.ins().isub(x, y)
+                    }
+                    _ => self.b.ins().imul(x, y),
+                };
+                let k = match op {
+                    Op::AddI32 { .. } | Op::SubI32 { .. } | Op::MulI32 { .. } => Scalar::I32,
+                    Op::AddU32 { .. } | Op::SubU32 { .. } | Op::MulU32 { .. } => Scalar::U32,
+                    _ => Scalar::U64,
+                };
+                let r = self.norm(k, r);
+                self.d(d, r);
+            }
+            Op::And { d, a, b, n } | Op::Or { d, a, b, n } | Op::Xor { d, a, b, n } => {
+                let mut out = Vec::new();
+                for i in 0..n {
+                    let (x, y) = (self.v(a + i), self.v(b + i));
+                    out.push(match op {
+                        Op::And { .. } => self.b.ins().band(x, y),
+                        Op::Or { .. } => self.b.ins().bor(x, y),
+                        _ => self.b.ins().bxor(x, y),
+                    });
+                }
+                for (i, x) in out.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::CmpS { op, d, a, b } | Op::CmpU { op, d, a, b } => {
+                let signed = matches!(code.ops[pc as usize], Op::CmpS { .. });
+                let (x, y) = (self.v(a), self.v(b));
+                let c = self.icmp(op, signed, x, y);
+                let r = self.bool64(c);
+                self.d(d, r);
+            }
+            Op::CmpF32 { op, d, a, b } => {
+                let (x, y) = (self.v(a), self.v(b));
+                let (x, y) = (self.f32_of(x), self.f32_of(y));
+                let c = self.fcmp(op, x, y);
+                let r = self.bool64(c);
+                self.d(d, r);
+            }
+            Op::CmpF64 { op, d, a, b } => {
+                let (x, y) = (self.v(a), self.v(b));
+                let (x, y) = (self.f64_of(x), self.f64_of(y));
+                let c = self.fcmp(op, x, y);
+                let r = self.bool64(c);
+                self.d(d, r);
+            }
+            Op::FAdd32 { d, a, b }
+            | Op::FSub32 { d, a, b }
+            | Op::FMul32 { d, a, b }
+            | Op::FDiv32 { d, a, b } => {
+                let bop = match op {
+                    Op::FAdd32 { .. } => BinOp::Add,
+                    Op::FSub32 { .. } => BinOp::Sub,
+                    Op::FMul32 { .. } => BinOp::Mul,
+                    _ => BinOp::Div,
+                };
+                let (x, y) = (self.v(a), self.v(b));
+                let r = self.f32_bin(bop, x, y);
+                self.d(d, r);
+            }
+            Op::FAdd64 { d, a, b }
+            | Op::FSub64 { d, a, b }
+            | Op::FMul64 { d, a, b }
+            | Op::FDiv64 { d, a, b } => {
+                let bop = match op {
+                    Op::FAdd64 { .. } => BinOp::Add,
+                    Op::FSub64 { .. } => BinOp::Sub,
+                    Op::FMul64 { .. } => BinOp::Mul,
+                    _ => BinOp::Div,
+                };
+                let (x, y) = (self.v(a), self.v(b));
+                let r = self.f64_bin(bop, x, y);
+                self.d(d, r);
+            }
+            Op::IntBin {
+                op: bop,
+                k,
+                n,
+                d,
+                a,
+                b,
+            } => {
+                let mut out = Vec::new();
+                for i in 0..n as u32 {
+                    let (x, y) = (self.v(a + i), self.v(b + i));
+                    let bits = (k.size() * 8) as i64;
+                    let r = match bop {
+                        BinOp::Add => {
+                            let r = self.b.ins().iadd(x, y);
+                            self.norm(k, r)
+                        }
+                        BinOp::Sub => {
+                            let r = self.b.ins().isub(x, y);
+                            self.norm(k, r)
+                        }
+                        BinOp::Mul => {
+                            let r = self.b.ins().imul(x, y);
+                            self.norm(k, r)
+                        }
+                        BinOp::And => self.b.ins().band(x, y),
+                        BinOp::Or => self.b.ins().bor(x, y),
+                        BinOp::Xor => self.b.ins().bxor(x, y),
+                        BinOp::Shl => {
+                            let c = self.b.ins().band_imm_s(y, bits - 1);
+                            let r = self.b.ins().ishl(x, c);
+                            self.norm(k, r)
+                        }
+                        BinOp::Shr => {
+                            let c = self.b.ins().band_imm_s(y, bits - 1);
+                            if k.is_signed() {
+                                self.b.ins().sshr(x, c)
+                            } else {
+                                self.b.ins().ushr(x, c)
+                            }
+                        }
+                        BinOp::Div | BinOp::Rem => {
+                            let pcv = self.c32(pc);
+                            let st = self
+                                .call(
+                                    self.sigs.st3,
+                                    h::h_int_bin as *const () as usize,
+                                    &[self.frame, pcv, x, y],
+                                )
+                                .expect("status");
+                            self.exit_if(st);
+                            self.b.ins().load(
+                                I64,
+                                MemFlagsData::trusted(),
+                                self.frame,
+                                fo(offset_of!(Frame, tmp)),
+                            )
+                        }
+                    };
+                    out.push(r);
+                }
+                for (i, x) in out.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::FltBin {
+                op: bop,
+                k,
+                n,
+                d,
+                a,
+                b,
+            } => {
+                let mut out = Vec::new();
+                let inline = matches!(bop, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+                for i in 0..n as u32 {
+                    let (x, y) = (self.v(a + i), self.v(b + i));
+                    let r = match k {
+                        Scalar::F32 if inline => self.f32_bin(bop, x, y),
+                        Scalar::F64 if inline => self.f64_bin(bop, x, y),
+                        _ => {
+                            let pcv = self.c32(pc);
+                            self.call(
+                                self.sigs.v3,
+                                h::h_flt_bin as *const () as usize,
+                                &[self.frame, pcv, x, y],
+                            )
+                            .expect("result")
+                        }
+                    };
+                    out.push(r);
+                }
+                for (i, x) in out.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::Unary {
+                op: uop,
+                k,
+                n,
+                d,
+                s,
+            } => {
+                let mut out = Vec::new();
+                for i in 0..n as u32 {
+                    let x = self.v(s + i);
+                    let r = match (uop, k) {
+                        (UnOp::Neg, Scalar::F32) => self.b.ins().bxor_imm_s(x, 0x8000_0000),
+                        (UnOp::Neg, Scalar::F64) => self.b.ins().bxor_imm_s(x, i64::MIN),
+                        (UnOp::Neg, Scalar::F16) => self.b.ins().bxor_imm_s(x, 0x8000),
+                        (UnOp::Neg, _) => {
+                            let r = self.b.ins().ineg(x);
+                            self.norm(k, r)
+                        }
+                        (UnOp::Not, Scalar::Bool) => {
+                            let c = self.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+                            self.bool64(c)
+                        }
+                        (UnOp::Not, _) => {
+                            let r = self.b.ins().bnot(x);
+                            self.norm(k, r)
+                        }
+                    };
+                    out.push(r);
+                }
+                for (i, x) in out.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::Cmp {
+                op: cop,
+                k,
+                n,
+                vec,
+                d,
+                a,
+                b,
+            } => {
+                let mut out = Vec::new();
+                for i in 0..n as u32 {
+                    let (x, y) = (self.v(a + i), self.v(b + i));
+                    let r = match k {
+                        Scalar::F16 => {
+                            let pcv = self.c32(pc);
+                            out.push(
+                                self.call(
+                                    self.sigs.v3,
+                                    h::h_cmp as *const () as usize,
+                                    &[self.frame, pcv, x, y],
+                                )
+                                .expect("result"),
+                            );
+                            continue;
+                        }
+                        Scalar::F32 => {
+                            let (x, y) = (self.f32_of(x), self.f32_of(y));
+                            self.fcmp(cop, x, y)
+                        }
+                        Scalar::F64 => {
+                            let (x, y) = (self.f64_of(x), self.f64_of(y));
+                            self.fcmp(cop, x, y)
+                        }
+                        _ => self.icmp(cop, k.is_signed(), x, y),
+                    };
+                    let r = self.bool64(r);
+                    out.push(if vec { self.b.ins().ineg(r) } else { r });
+                }
+                for (i, x) in out.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::Select { n, d, c, a, b } => {
+                let cv = self.v(c);
+                let mut out = Vec::new();
+                for i in 0..n {
+                    let (x, y) = (self.v(a + i), self.v(b + i));
+                    out.push(self.b.ins().select(cv, x, y));
+                }
+                for (i, x) in out.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::Convert(x) => {
+                let c = &code.converts[x as usize];
+                let mut out = Vec::new();
+                for i in 0..c.n {
+                    let v = self.v(c.s + i);
+                    let pcv = self.c32(pc);
+                    out.push(
+                        self.call(
+                            self.sigs.v2,
+                            h::h_convert as *const () as usize,
+                            &[self.frame, pcv, v],
+                        )
+                        .expect("result"),
+                    );
+                }
+                for (i, x) in out.into_iter().enumerate() {
+                    self.d(c.d + i as u32, x);
+                }
+            }
+            Op::Lane { d, a, b, c, .. } => {
+                let args: Vec<Value> = [a, b, c]
+                    .iter()
+                    .map(|&r| if r == NONE { self.c64(0) } else { self.v(r) })
+                    .collect();
+                let pcv = self.c32(pc);
+                let x = self
+                    .call(
+                        self.sigs.lane,
+                        h::h_lane as *const () as usize,
+                        &[self.frame, pcv, args[0], args[1], args[2]],
+                    )
+                    .expect("result");
+                self.d(d, x);
+            }
+            Op::LaneV {
+                n, dn, d, a, b, c, ..
+            } => {
+                let mut out = Vec::new();
+                for i in 0..n as u32 {
+                    let args: Vec<Value> = [a, b, c]
+                        .iter()
+                        .map(|&r| {
+                            if r == NONE {
+                                self.c64(0)
+                            } else {
+                                self.v(r + i)
+                            }
+                        })
+                        .collect();
+                    let pcv = self.c32(pc);
+                    out.push(
+                        self.call(
+                            self.sigs.lane,
+                            h::h_lane as *const () as usize,
+                            &[self.frame, pcv, args[0], args[1], args[2]],
+                        )
+                        .expect("result"),
+                    );
+                }
+                while out.len() < dn as usize {
+                    out.push(self.c64(0));
+                }
+                for (i, x) in out.into_iter().take(dn as usize).enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::PtrIdx {
+                d,
+                base,
+                idx,
+                scale,
+                disp,
+            } => {
+                let bv = self.v(base);
+                let iv = self.v(idx);
+                // `scaled`: idx * scale + disp, i64::MIN on a 64-bit overflow.
+                let scale = scale as i64;
+                let m = self.b.ins().imul_imm_s(iv, scale);
+                let sc = self.c64(scale as u64);
+                let hi = self.b.ins().smulhi(iv, sc);
+                let sign = self.b.ins().sshr_imm_s(m, 63);
+                let mut over = self.b.ins().icmp(IntCC::NotEqual, hi, sign);
+                let mut delta = m;
+                if disp != 0 {
+                    let s = self.b.ins().iadd_imm_s(m, disp as i64);
+                    // Signed overflow of m + disp: the sign of the sum differs from both.
+                    let dv = self.c64(disp as i64 as u64);
+                    let x1 = self.b.ins().bxor(m, s);
+                    let x2 = self.b.ins().bxor(dv, s);
+                    let x = self.b.ins().band(x1, x2);
+                    let o2 = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+                    over = self.b.ins().bor(over, o2);
+                    delta = s;
+                }
+                let minv = self.c64(i64::MIN as u64);
+                let delta = self.b.ins().select(over, minv, delta);
+                self.ptr_add_into(d, bv, delta);
+            }
+            Op::PtrDisp { d, base, disp } => {
+                let bv = self.v(base);
+                let dv = self.c64(disp as u64);
+                self.ptr_add_into(d, bv, dv);
+            }
+            Op::Builtin(_)
+            | Op::BuiltinPtr(_)
+            | Op::Bitcast(_)
+            | Op::Copy(_)
+            | Op::Atomic(_)
+            | Op::Printf(_) => {
+                let (reads, writes) = self.cold_sets(&op);
+                let mut spill = reads;
+                spill.extend(writes.iter().copied());
+                spill.sort_unstable();
+                spill.dedup();
+                self.spill(&spill);
+                let pcv = self.c32(pc);
+                let st = self
+                    .call(
+                        self.sigs.st1,
+                        h::h_cold as *const () as usize,
+                        &[self.frame, pcv],
+                    )
+                    .expect("status");
+                self.exit_if(st);
+                self.reload(&writes);
+            }
+            Op::FifoRead(_)
+            | Op::FifoWrite(_)
+            | Op::Barrier(_)
+            | Op::AsyncCopy(_)
+            | Op::WaitEvents => return Err(format!("op {op:?} is not compiled")),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,518 @@
+//! The compiling backend (`exec::jit`) against the interpreter: the workload kernels
+//! (vector add, matmul, mandelbrot, n-body, a single work-item loop), kernels that exercise the
+//! out-of-line paths (division, switch, vectors, atomics, printf, out-of-bounds accesses) and
+//! the differential corpus (`diff/corpus.cl`) run on both backends, untimed and timed; outputs,
+//! per-site and per-loop counters, emulated end times and out-of-bounds reports must be equal
+//! bit for bit. Kernels the JIT does not compile (barriers, channels) must fall back and still
+//! run.
+
+use fpgacl_device_model::timing::ComputeModel;
+use fpgacl_device_model::*;
+use fpgacl_kernel_compiler::analysis::{self, Report};
+use fpgacl_kernel_compiler::ir::Module;
+use fpgacl_kernel_compiler::SourceFile;
+use std::sync::Arc;
+
+const KERNELS: &str = r#"
+__kernel void vadd(__global const float *a, __global const float *b, __global float *c) {
+    int i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
+
+__kernel void matmul(__global const float *A, __global const float *B, __global float *C, int n) {
+    int row = get_global_id(1);
+    int col = get_global_id(0);
+    float acc = 0.0f;
+    for (int k = 0; k < n; k++)
+        acc += A[row * n + k] * B[k * n + col];
+    C[row * n + col] = acc;
+}
+
+__kernel void mandelbrot(__global int *out, int w, int h, int maxit) {
+    int x = get_global_id(0);
+    int y = get_global_id(1);
+    float cr = -2.0f + 3.0f * (float)x / (float)w;
+    float ci = -1.5f + 3.0f * (float)y / (float)h;
+    float zr = 0.0f, zi = 0.0f;
+    int it = 0;
+    while (it < maxit && zr * zr + zi * zi < 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        it++;
+    }
+    out[y * w + x] = it;
+}
+
+__kernel void nbody(__global const float4 *pos, __global float4 *acc, int n) {
+    int i = get_global_id(0);
+    float4 p = pos[i];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    for (int j = 0; j < n; j++) {
+        float4 q = pos[j];
+        float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+        float r2 = dx * dx + dy * dy + dz * dz + 0.01f;
+        float inv = rsqrt(r2);
+        float s = q.w * inv * inv * inv;
+        ax += s * dx; ay += s * dy; az += s * dz;
+    }
+    acc[i] = (float4)(ax, ay, az, sqrt(ax * ax + ay * ay));
+}
+
+__kernel void swi_loop(__global const int *in, __global int *out, int n) {
+    int acc = 0;
+    uint h = 7u;
+    long wide = 1;
+    for (int i = 0; i < n; i++) {
+        int v = in[i];
+        acc += v * 3 - (v >> 2);
+        h = (h * 31u) ^ (uint)v;
+        if (v % 7 == 0)
+            acc ^= i;
+        switch (v & 3) {
+        case 0: acc += 1; break;
+        case 1: acc -= 2; break;
+        default: acc += v / 5;
+        }
+        for (int j = 0; j < (v & 7); j++)
+            wide = wide * 3 + j;
+    }
+    out[0] = acc;
+    out[1] = (int)h;
+    out[2] = (int)(wide >> 7);
+    out[3] = (int)wide;
+}
+
+__kernel void mixed(__global const uint *in, __global uint *out, __global int *count) {
+    int i = get_global_id(0);
+    uint v = in[i];
+    uint4 q = (uint4)(v, v >> 3, v * 7u, ~v);
+    uint4 r = q / (uint4)(3u, 0u, 5u, 11u);
+    int s = (int)v;
+    float f = (float)s * 0.25f;
+    double d = (double)v / 3.0;
+    char c = (char)v;
+    short sh = (short)(v * 13u);
+    out[i * 8 + 0] = r.x + r.y + r.z + r.w;
+    out[i * 8 + 1] = (uint)(s / -3) ^ (uint)(s % 5);
+    out[i * 8 + 2] = as_uint(f * f - 1.0f);
+    out[i * 8 + 3] = (uint)(ulong)(d * 1000.0);
+    out[i * 8 + 4] = (uint)(int)c + (uint)(int)sh;
+    out[i * 8 + 5] = select(1u, 2u, v > 100u) + min(v, 77u) + max(v & 15u, 3u);
+    out[i * 8 + 6] = rotate(v, 5u) + clz(v) + popcount(v);
+    out[i * 8 + 7] = convert_uint_sat((float)s * 3.5f);
+    atomic_add(count, (int)(v & 7u));
+}
+
+__kernel void stencil(__global const int *in, __global int *out) {
+    int i = get_global_id(0);
+    out[i] = in[i - 1] + in[i + 1];
+}
+
+__kernel void talk(__global const int *in) {
+    int i = get_global_id(0);
+    if (i < 3)
+        printf("item %d sees %d\n", i, in[i]);
+}
+
+__kernel void with_barrier(__global int *x, __local int *tmp) {
+    int l = get_local_id(0);
+    tmp[l] = x[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    x[get_global_id(0)] = tmp[(l + 1) % get_local_size(0)];
+}
+"#;
+
+fn compile(name: &str, src: &str) -> Arc<Module> {
+    let out = fpgacl_kernel_compiler::build(
+        &[SourceFile {
+            name: name.into(),
+            text: src.into(),
+        }],
+        "",
+    )
+    .expect("options");
+    out.module
+        .unwrap_or_else(|| panic!("build failed:\n{}", out.log))
+}
+
+fn instance(m: &Arc<Module>, backend: Backend, oob: OobMode) -> ProgramInstance {
+    ProgramInstance::new(
+        m.clone(),
+        &Board::default_board(),
+        ExecConfig {
+            threads: 1,
+            backend: Some(backend),
+            oob: Some(oob),
+            printf: PrintfSink::Capture(Default::default()),
+            ..Default::default()
+        },
+    )
+    .expect("decodes")
+}
+
+fn words(v: &[u32]) -> Arc<DeviceMemory> {
+    let m = DeviceMemory::new(v.len() * 4).unwrap();
+    let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+    m.write(0, &b).unwrap();
+    Arc::new(m)
+}
+
+fn read(m: &DeviceMemory) -> Vec<u8> {
+    let mut b = vec![0u8; m.len()];
+    m.read(0, &mut b).unwrap();
+    b
+}
+
+fn pseudo(n: usize, seed: u32) -> Vec<u32> {
+    (0..n as u32)
+        .map(|i| {
+            let mut x = (i ^ seed).wrapping_mul(2654435761) ^ 0x9e37_79b9;
+            x ^= x >> 15;
+            x = x.wrapping_mul(0x85eb_ca6b);
+            x ^ (x >> 13)
+        })
+        .collect()
+}
+
+fn floats(n: usize, seed: u32) -> Vec<u32> {
+    pseudo(n, seed)
+        .into_iter()
+        .map(|x| ((x % 2000) as f32 / 100.0 - 10.0).to_bits())
+        .collect()
+}
+
+fn int_arg(v: i32) -> ArgBinding {
+    ArgBinding::Value(v.to_le_bytes().to_vec())
+}
+
+/// One launch with fresh buffers: (buffer bytes after the run, the run's report).
+type Outcome = (Vec<Vec<u8>>, Result<RunReport, String>);
+
+struct Case {
+    kernel: &'static str,
+    dims: u32,
+    global: [u64; 3],
+    local: Option<[u64; 3]>,
+    bufs: Vec<Vec<u32>>,
+    /// Arguments: `Ok(i)` = buffer i, `Err(v)` = an int value.
+    args: Vec<Result<usize, i32>>,
+}
+
+fn run_case(inst: &ProgramInstance, m: &Module, report: &Report, c: &Case, timed: bool) -> Outcome {
+    let k = m
+        .kernels
+        .iter()
+        .position(|f| f.name == c.kernel)
+        .expect("kernel") as u32;
+    let bufs: Vec<Arc<DeviceMemory>> = c.bufs.iter().map(|b| words(b)).collect();
+    let args = c
+        .args
+        .iter()
+        .map(|a| match a {
+            Ok(i) => ArgBinding::buffer(&bufs[*i]),
+            Err(v) => int_arg(*v),
+        })
+        .collect();
+    let spec = LaunchSpec {
+        kernel: k,
+        work_dim: c.dims,
+        global_offset: [0; 3],
+        global_size: c.global,
+        local_size: c.local,
+        args,
+    };
+    let r = if timed {
+        let f = &m.kernels[k as usize];
+        let plan = ComputeModel::new(f, report.kernel(&f.name).expect("report")).clock_plan(5);
+        inst.run_timed(&spec, &plan)
+    } else {
+        inst.run(&spec)
+    };
+    let r = r
+        .map(|mut r| {
+            r.host_time = Default::default();
+            r
+        })
+        .map_err(|e| e.to_string());
+    (bufs.iter().map(|b| read(b)).collect(), r)
+}
+
+fn cases() -> Vec<Case> {
+    let n = 24usize;
+    vec![
+        Case {
+            kernel: "vadd",
+            dims: 1,
+            global: [1000, 1, 1],
+            local: Some([8, 1, 1]),
+            bufs: vec![floats(1000, 1), floats(1000, 2), vec![0; 1000]],
+            args: vec![Ok(0), Ok(1), Ok(2)],
+        },
+        Case {
+            kernel: "matmul",
+            dims: 2,
+            global: [n as u64, n as u64, 1],
+            local: Some([4, 4, 1]),
+            bufs: vec![floats(n * n, 3), floats(n * n, 4), vec![0; n * n]],
+            args: vec![Ok(0), Ok(1), Ok(2), Err(n as i32)],
+        },
+        Case {
+            kernel: "mandelbrot",
+            dims: 2,
+            global: [32, 24, 1],
+            local: None,
+            bufs: vec![vec![0; 32 * 24]],
+            args: vec![Ok(0), Err(32), Err(24), Err(200)],
+        },
+        Case {
+            kernel: "nbody",
+            dims: 1,
+            global: [64, 1, 1],
+            local: Some([16, 1, 1]),
+            bufs: vec![floats(256, 5), vec![0; 256]],
+            args: vec![Ok(0), Ok(1), Err(64)],
+        },
+        Case {
+            kernel: "swi_loop",
+            dims: 1,
+            global: [1, 1, 1],
+            local: Some([1, 1, 1]),
+            bufs: vec![pseudo(500, 6), vec![0; 4]],
+            args: vec![Ok(0), Ok(1), Err(500)],
+        },
+        Case {
+            kernel: "mixed",
+            dims: 1,
+            global: [64, 1, 1],
+            local: Some([16, 1, 1]),
+            bufs: vec![
+                {
+                    let mut v = pseudo(64, 7);
+                    v[..5].copy_from_slice(&[0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff]);
+                    v
+                },
+                vec![0; 64 * 8],
+                vec![0; 1],
+            ],
+            args: vec![Ok(0), Ok(1), Ok(2)],
+        },
+        Case {
+            kernel: "stencil",
+            dims: 1,
+            global: [40, 1, 1],
+            local: Some([8, 1, 1]),
+            bufs: vec![pseudo(40, 8), vec![0; 40]],
+            args: vec![Ok(0), Ok(1)],
+        },
+        Case {
+            kernel: "talk",
+            dims: 1,
+            global: [8, 1, 1],
+            local: None,
+            bufs: vec![pseudo(8, 9)],
+            args: vec![Ok(0)],
+        },
+    ]
+}
+
+#[test]
+fn workload_kernels_compile_and_agree_with_the_interpreter_bit_for_bit() {
+    let m = compile("kernels.cl", KERNELS);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let interp = instance(&m, Backend::Interp, OobMode::Report);
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    for c in cases() {
+        let k = m.kernels.iter().position(|f| f.name == c.kernel).unwrap() as u32;
+        assert!(!interp.compiled(k));
+        assert!(jit.compiled(k), "{} was not compiled", c.kernel);
+        for timed in [false, true] {
+            let a = run_case(&interp, &m, &report, &c, timed);
+            let b = run_case(&jit, &m, &report, &c, timed);
+            let (ra, rb) = (a.1.as_ref().unwrap(), b.1.as_ref().unwrap());
+            assert_eq!(a.0, b.0, "{} (timed {timed}): outputs differ", c.kernel);
+            assert_eq!(
+                ra.counters, rb.counters,
+                "{} (timed {timed}): counters differ",
+                c.kernel
+            );
+            assert_eq!(
+                ra.end_tick, rb.end_tick,
+                "{}: emulated end differs",
+                c.kernel
+            );
+            assert_eq!(ra.oob, rb.oob, "{}: out-of-bounds reports differ", c.kernel);
+            assert_eq!(format!("{ra:?}"), format!("{rb:?}"));
+            if timed {
+                assert!(ra.end_tick.is_some_and(|t| t > 5 * 65536), "{}", c.kernel);
+            }
+        }
+    }
+    // The stencil's edge reads are reported (one site per direction) by both.
+    let st = cases().into_iter().find(|c| c.kernel == "stencil").unwrap();
+    let r = run_case(&jit, &m, &report, &st, false).1.unwrap();
+    assert!(!r.oob.is_empty());
+}
+
+#[test]
+fn a_failed_bounds_check_gives_the_same_fault_report() {
+    let m = compile("kernels.cl", KERNELS);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let interp = instance(&m, Backend::Interp, OobMode::Fault);
+    let jit = instance(&m, Backend::Jit, OobMode::Fault);
+    let st = cases().into_iter().find(|c| c.kernel == "stencil").unwrap();
+    let a = run_case(&interp, &m, &report, &st, false);
+    let b = run_case(&jit, &m, &report, &st, false);
+    let (ea, eb) = (a.1.unwrap_err(), b.1.unwrap_err());
+    assert_eq!(ea, eb);
+    assert!(
+        eb.contains("kernels.cl") && eb.contains("in"),
+        "fault names file and argument: {eb}"
+    );
+    assert_eq!(a.0, b.0);
+}
+
+#[test]
+fn printf_output_is_the_interpreters() {
+    let m = compile("kernels.cl", KERNELS);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let mut outs = Vec::new();
+    for backend in [Backend::Interp, Backend::Jit] {
+        let buf: Arc<parking_lot::Mutex<Vec<u8>>> = Default::default();
+        let inst = ProgramInstance::new(
+            m.clone(),
+            &Board::default_board(),
+            ExecConfig {
+                threads: 1,
+                backend: Some(backend),
+                printf: PrintfSink::Capture(buf.clone()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let c = cases().into_iter().find(|c| c.kernel == "talk").unwrap();
+        run_case(&inst, &m, &report, &c, false).1.unwrap();
+        outs.push(String::from_utf8(buf.lock().clone()).unwrap());
+    }
+    assert_eq!(outs[0], outs[1]);
+    assert!(outs[1].contains("item 2 sees"), "{}", outs[1]);
+}
+
+#[test]
+fn kernels_the_jit_cannot_compile_fall_back_and_run() {
+    let m = compile("kernels.cl", KERNELS);
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    let k = m
+        .kernels
+        .iter()
+        .position(|f| f.name == "with_barrier")
+        .unwrap() as u32;
+    assert!(!jit.compiled(k), "a kernel with barriers falls back");
+    let x = words(&(0..16).collect::<Vec<u32>>());
+    jit.run(&LaunchSpec::ndrange_1d(
+        k,
+        16,
+        Some(8),
+        vec![ArgBinding::buffer(&x), ArgBinding::Local(32)],
+    ))
+    .expect("runs on the interpreter");
+    let got: Vec<u32> = read(&x)
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got[0], 1);
+    assert_eq!(got[7], 0);
+    assert_eq!(got[15], 8);
+    // Channels fall back too.
+    let ch = compile(
+        "ch.cl",
+        "#pragma OPENCL EXTENSION cl_intel_channels : enable\n\
+         channel int c __attribute__((depth(4)));\n\
+         __kernel void p(__global const int *a) { for (int i = 0; i < 4; i++) write_channel_intel(c, a[i]); }\n\
+         __kernel void q(__global int *b) { for (int i = 0; i < 4; i++) b[i] = read_channel_intel(c); }\n",
+    );
+    let inst = instance(&ch, Backend::Jit, OobMode::Report);
+    assert!(!inst.compiled(0) && !inst.compiled(1));
+}
+
+#[test]
+fn the_differential_corpus_agrees_on_both_backends() {
+    const CORPUS: &str = include_str!("diff/corpus.cl");
+    let m = compile("corpus.cl", CORPUS);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let interp = instance(&m, Backend::Interp, OobMode::Report);
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    let mut input = pseudo(64, 11);
+    input[..8].copy_from_slice(&[
+        0,
+        1,
+        u32::MAX,
+        0x8000_0000,
+        0x7fff_ffff,
+        2,
+        100,
+        0xffff_ff00,
+    ]);
+    let mut compiled = 0;
+    for (k, f) in m.kernels.iter().enumerate() {
+        if jit.compiled(k as u32) {
+            compiled += 1;
+        } else {
+            eprintln!("corpus kernel {} falls back to the interpreter", f.name);
+        }
+        let c = Case {
+            kernel: Box::leak(f.name.clone().into_boxed_str()),
+            dims: 1,
+            global: [64, 1, 1],
+            local: Some([16, 1, 1]),
+            bufs: vec![input.clone(), vec![0; 64]],
+            args: vec![Ok(0), Ok(1)],
+        };
+        for timed in [false, true] {
+            let a = run_case(&interp, &m, &report, &c, timed);
+            let b = run_case(&jit, &m, &report, &c, timed);
+            assert_eq!(a.0, b.0, "{}: outputs differ", f.name);
+            assert_eq!(
+                format!("{:?}", a.1),
+                format!("{:?}", b.1),
+                "{}: reports differ",
+                f.name
+            );
+        }
+    }
+    eprintln!("{compiled} of {} corpus kernels compiled", m.kernels.len());
+    assert!(compiled * 4 >= m.kernels.len() * 3, "{compiled} compiled");
+}
+
+#[test]
+fn a_compiled_endless_loop_can_be_aborted() {
+    let m = compile(
+        "spin.cl",
+        "__kernel void spin(__global int *out) {\n\
+         int i = 0;\n\
+         while (out[0] == 0) { i++; }\n\
+         out[1] = i;\n}\n",
+    );
+    let inst = Arc::new(instance(&m, Backend::Jit, OobMode::Report));
+    assert!(inst.compiled(0));
+    let buf = words(&[0, 0]);
+    let (i2, b2) = (inst.clone(), buf.clone());
+    let t = std::thread::spawn(move || i2.run(&LaunchSpec::task(0, vec![ArgBinding::buffer(&b2)])));
+    let act = inst.activity().clone();
+    let t0 = std::time::Instant::now();
+    let id = loop {
+        if let Some(k) = act.report().kernels.first() {
+            break k.id;
+        }
+        assert!(t0.elapsed().as_secs() < 10, "the kernel did not start");
+        std::thread::yield_now();
+    };
+    assert!(act.abort(id));
+    match t.join().unwrap() {
+        Err(RunError::Fault(f)) => {
+            assert_eq!(f.kind, FaultKind::Aborted);
+            assert_eq!(f.pos.map(|p| p.line), Some(3), "the loop's line");
+        }
+        r => panic!("{r:?}"),
+    }
+}
