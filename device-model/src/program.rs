@@ -1003,7 +1003,7 @@ fn run_kernel(
     }
     // Work-items of a group with barriers keep their private frames and registers alive at the
     // same time; refuse absurd sizes instead of exhausting host memory.
-    const PRIVATE_LIMIT: u64 = 1 << 30;
+    const PRIVATE_LIMIT: u64 = fpgacl_kernel_compiler::ir::GROUP_STATE_LIMIT_BYTES;
     let items = if code.needs_sync {
         l[0] * l[1] * l[2]
     } else {

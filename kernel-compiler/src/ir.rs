@@ -50,6 +50,17 @@ pub const REGION_CONSTANT_DATA: u64 = 3;
 /// Region of kernel argument 0; argument `i` is `REGION_FIRST_ARG + i`.
 pub const REGION_FIRST_ARG: u64 = 4;
 
+/// `CL_DEVICE_MAX_WORK_GROUP_SIZE` (and each `CL_DEVICE_MAX_WORK_ITEM_SIZES`) of the emulated
+/// device, as Intel's FPGA runtime reports it (`INT_MAX`): the only device-wide limit on a
+/// work-group.
+pub const DEVICE_MAX_WORK_GROUP_SIZE: u64 = 2_147_483_647;
+
+/// Most bytes of private state (frame and registers of every work-item) that the emulator
+/// keeps for one work-group of a kernel with barriers: all its work-items are alive at once
+/// across a barrier. A launch above it fails; the compiler warns when a kernel's required
+/// work-group size already exceeds it.
+pub const GROUP_STATE_LIMIT_BYTES: u64 = 1 << 30;
+
 /// Makes a pointer value.
 pub const fn make_ptr(region: u64, offset: u64) -> u64 {
     (region << REGION_SHIFT) | (offset & OFFSET_MASK)

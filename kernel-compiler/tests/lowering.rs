@@ -386,3 +386,72 @@ fn failed_build_log_has_location_line_and_caret() {
     assert!(out.module.is_none());
     assert_eq!(out.log, "bad.cl:2:11: error: use of undeclared identifier 'y'\n  int x = y;\n          ^\n1 error generated.\n");
 }
+
+fn build_log(text: &str) -> (bool, String) {
+    let out = build(
+        &[SourceFile {
+            name: "k.cl".into(),
+            text: text.into(),
+        }],
+        "",
+    )
+    .unwrap();
+    (out.module.is_some(), out.log)
+}
+
+/// Issue 17 item 1: a warning at compile time only where a real limit applies.
+#[test]
+fn work_group_size_warnings_only_where_a_limit_applies() {
+    // No attribute, no barrier; a large reqd size without barrier; a barrier kernel whose
+    // required group fits: no warning.
+    for src in [
+        "kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+        "__attribute__((reqd_work_group_size(32768,1,1))) kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+        "__attribute__((reqd_work_group_size(4096,1,1))) kernel void a(global int *p) { local int t[16]; t[get_local_id(0) % 16] = 1; barrier(CLK_LOCAL_MEM_FENCE); p[get_global_id(0)] = t[0]; }",
+    ] {
+        let (ok, log) = build_log(src);
+        assert!(ok && !log.contains("warning"), "{src}\n{log}");
+    }
+    // Beyond CL_DEVICE_MAX_WORK_GROUP_SIZE (INT_MAX): the build succeeds with a warning.
+    let (ok, log) = build_log(
+        "__attribute__((reqd_work_group_size(65536,65536,1))) kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+    );
+    assert!(ok, "{log}");
+    assert!(
+        log.contains("k.cl:1:")
+            && log.contains("warning")
+            && log.contains("4294967296 work-items")
+            && log.contains("CL_DEVICE_MAX_WORK_GROUP_SIZE (2147483647)"),
+        "{log}"
+    );
+    // One dimension beyond CL_DEVICE_MAX_WORK_ITEM_SIZES.
+    let (ok, log) = build_log(
+        "__attribute__((reqd_work_group_size(3000000000,1,1))) kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+    );
+    assert!(ok && log.contains("CL_DEVICE_MAX_WORK_ITEM_SIZES"), "{log}");
+    // A barrier kernel whose required group's private state exceeds one group's limit:
+    // 1M work-items with a 4 KiB private array each.
+    let (ok, log) = build_log(
+        "__attribute__((reqd_work_group_size(1048576,1,1))) kernel void a(global int *p) { int t[1024]; for (int i = 0; i < 1024; i++) t[i] = p[i]; barrier(CLK_GLOBAL_MEM_FENCE); p[get_global_id(0)] = t[get_local_id(0) % 1024]; }",
+    );
+    assert!(ok, "{log}");
+    assert!(
+        log.contains("has a barrier")
+            && log.contains("1048576 work-items")
+            && log.contains("reqd_work_group_size"),
+        "{log}"
+    );
+    // The same through max_work_group_size.
+    let (_, log) = build_log(
+        "__attribute__((max_work_group_size(1048576))) kernel void a(global int *p) { int t[1024]; for (int i = 0; i < 1024; i++) t[i] = p[i]; barrier(CLK_GLOBAL_MEM_FENCE); p[get_global_id(0)] = t[get_local_id(0) % 1024]; }",
+    );
+    assert!(
+        log.contains("has a barrier") && log.contains("max_work_group_size"),
+        "{log}"
+    );
+    // Without the barrier the same size is fine.
+    let (_, log) = build_log(
+        "__attribute__((reqd_work_group_size(1048576,1,1))) kernel void a(global int *p) { int t[1024]; for (int i = 0; i < 1024; i++) t[i] = p[i]; p[get_global_id(0)] = t[get_local_id(0) % 1024]; }",
+    );
+    assert!(!log.contains("warning"), "{log}");
+}

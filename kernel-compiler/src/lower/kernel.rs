@@ -115,6 +115,7 @@ pub(crate) fn lower_kernel<'a>(
             format!("__local variables of kernel '{name}' take {} bytes (at most {MAX_LOCAL} are supported)", fl.local_size),
         );
     }
+    work_group_limit_warnings(&mut fl, &name, &attrs, attr_loc);
     let func = ir::Function {
         name,
         loc: f.decl.loc,
@@ -141,6 +142,58 @@ pub(crate) fn lower_kernel<'a>(
         return None;
     }
     Some(func)
+}
+
+/// Warnings for a work-group size the kernel's attributes demand but no launch can have: a
+/// `reqd_work_group_size` above the device's `CL_DEVICE_MAX_WORK_GROUP_SIZE` or
+/// `CL_DEVICE_MAX_WORK_ITEM_SIZES`, and for a kernel with barriers a required (or maximum)
+/// work-group whose private state (all its work-items alive at once across a barrier) exceeds
+/// what the emulator keeps for one group. Without those attributes and without a barrier the
+/// compiler imposes no work-group size, as Intel's does, so nothing is said.
+fn work_group_limit_warnings(
+    fl: &mut FnLower,
+    name: &str,
+    attrs: &ir::KernelAttrs,
+    attr_loc: impl Fn(&str) -> crate::source::Loc,
+) {
+    let dev_max = ir::DEVICE_MAX_WORK_GROUP_SIZE;
+    let (group, which) = match (attrs.reqd_work_group_size, attrs.max_work_group_size) {
+        (Some(r), _) => {
+            let total = r.iter().map(|&x| x as u64).product::<u64>();
+            let loc = attr_loc("reqd_work_group_size");
+            if let Some(d) = r.iter().position(|&x| x as u64 > dev_max) {
+                fl.warn(
+                    loc,
+                    format!("reqd_work_group_size({},{},{}) of kernel '{name}' has {} work-items in dimension {d}, more than the device's CL_DEVICE_MAX_WORK_ITEM_SIZES ({dev_max}): every launch will fail with CL_INVALID_WORK_GROUP_SIZE", r[0], r[1], r[2], r[d]),
+                );
+                return;
+            }
+            if total > dev_max {
+                fl.warn(
+                    loc,
+                    format!("reqd_work_group_size({},{},{}) of kernel '{name}' has {total} work-items, more than the device's CL_DEVICE_MAX_WORK_GROUP_SIZE ({dev_max}): every launch will fail with CL_INVALID_WORK_GROUP_SIZE", r[0], r[1], r[2]),
+                );
+                return;
+            }
+            (total, "reqd_work_group_size")
+        }
+        (None, Some(m)) => (m as u64, "max_work_group_size"),
+        (None, None) => return,
+    };
+    if !fl.uses_barrier {
+        return;
+    }
+    let per_item = (fl.frame_size as u64).next_multiple_of(8) + fl.num_slots.max(1) as u64 * 8;
+    let state = per_item.saturating_mul(group);
+    if state > ir::GROUP_STATE_LIMIT_BYTES {
+        fl.warn(
+            attr_loc(which),
+            format!(
+                "kernel '{name}' has a barrier, so the {group} work-items of a work-group given by {which} are all alive at once: {state} bytes of private state ({per_item} per work-item), more than the {} bytes one work-group may hold; a launch with {group} work-items per group will fail (CL_INVALID_WORK_GROUP_SIZE)",
+                ir::GROUP_STATE_LIMIT_BYTES
+            ),
+        );
+    }
 }
 
 fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg> {
