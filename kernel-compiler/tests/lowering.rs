@@ -455,3 +455,100 @@ fn work_group_size_warnings_only_where_a_limit_applies() {
     );
     assert!(!log.contains("warning"), "{log}");
 }
+
+/// Issue 17 item 6: image and sampler kernel arguments and the image builtins.
+#[test]
+fn image_and_sampler_arguments() {
+    let m = compile(
+        "const sampler_t ps = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR;
+         float4 helper(image2d_t im, sampler_t s, float2 c) { return read_imagef(im, s, c); }
+         __kernel void k(__read_only image2d_t src, write_only image2d_t dst, sampler_t s,
+                         image3d_t vol, __global float4 *out) {
+           int2 p = (int2)(get_global_id(0), get_global_id(1));
+           const sampler_t local_s = CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+           float4 a = read_imagef(src, s, p) + read_imagef(src, local_s, p) + helper(src, ps, (float2)(0.5f, 0.5f));
+           write_imageui(dst, p, (uint4)(get_image_width(src), get_image_height(vol), get_image_depth(vol), 1));
+           out[0] = a + convert_float4(read_imagei(vol, (int4)(p, 0, 0)));
+           int4 d = get_image_dim(vol);
+           out[1] = (float4)(d.x, d.y, d.z, d.w);
+         }",
+    );
+    let k = m.kernel("k").unwrap();
+    let kinds: Vec<(&str, &ArgKind, ArgAddress, ArgAccess)> = k
+        .args
+        .iter()
+        .map(|a| (a.name.as_str(), &a.kind, a.address, a.access))
+        .collect();
+    assert_eq!(
+        kinds[..4],
+        [
+            (
+                "src",
+                &ArgKind::Image {
+                    dim: ImageDim::D2,
+                    write: false
+                },
+                ArgAddress::Global,
+                ArgAccess::ReadOnly
+            ),
+            (
+                "dst",
+                &ArgKind::Image {
+                    dim: ImageDim::D2,
+                    write: true
+                },
+                ArgAddress::Global,
+                ArgAccess::WriteOnly
+            ),
+            ("s", &ArgKind::Sampler, ArgAddress::Private, ArgAccess::None),
+            // No qualifier: read_only.
+            (
+                "vol",
+                &ArgKind::Image {
+                    dim: ImageDim::D3,
+                    write: false
+                },
+                ArgAddress::Global,
+                ArgAccess::ReadOnly
+            ),
+        ]
+    );
+    assert_eq!(k.args[0].type_name, "image2d_t");
+    let insts: Vec<&Inst> = k.blocks.iter().flat_map(|b| &b.insts).collect();
+    let reads = insts
+        .iter()
+        .filter(|i| matches!(i, Inst::ImageRead { .. }))
+        .count();
+    let writes = insts
+        .iter()
+        .filter(|i| matches!(i, Inst::ImageWrite { .. }))
+        .count();
+    let queries = insts
+        .iter()
+        .filter(|i| matches!(i, Inst::ImageQuery { .. }))
+        .count();
+    assert_eq!((reads, writes, queries), (4, 1, 4));
+    // The program-scope sampler is the constant 1 | 6 | 0x20.
+    assert!(insts
+        .iter()
+        .any(|i| matches!(i, Inst::Const { lanes, .. } if lanes == &vec![0x27u64])));
+    // Every read and write is a global access site at its line, named by the image.
+    let image_sites: Vec<(SiteKind, AddrSpace, u32, &str)> = m
+        .sites
+        .iter()
+        .filter(|s| s.target == "src" || s.target == "dst" || s.target == "vol")
+        .map(|s| (s.kind, s.space, s.loc.line, s.target.as_str()))
+        .collect();
+    assert!(
+        image_sites.contains(&(SiteKind::Load, AddrSpace::Global, 7, "src")),
+        "{image_sites:?}"
+    );
+    assert!(
+        image_sites.contains(&(SiteKind::Store, AddrSpace::Global, 8, "dst")),
+        "{image_sites:?}"
+    );
+    assert!(
+        image_sites.contains(&(SiteKind::Load, AddrSpace::Global, 9, "vol")),
+        "{image_sites:?}"
+    );
+}

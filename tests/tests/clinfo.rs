@@ -85,7 +85,23 @@ fn clinfo_lists_fpgacl_with_no_errors() {
         "\n{out}"
     );
     assert_eq!(field(&out, "Compiler Available"), vec!["Yes"], "\n{out}");
-    assert_eq!(field(&out, "Image support"), vec!["No"], "\n{out}");
+    // Images are emulated with the OpenCL 1.2 minimum limits (issue 17 item 6).
+    assert_eq!(field(&out, "Image support"), vec!["Yes"], "\n{out}");
+    assert_eq!(
+        field(&out, "Max 2D image size"),
+        vec!["8192x8192 pixels"],
+        "\n{out}"
+    );
+    assert_eq!(
+        field(&out, "Max number of read image args"),
+        vec!["128"],
+        "\n{out}"
+    );
+    assert_eq!(
+        field(&out, "Max number of samplers per kernel"),
+        vec!["16"],
+        "\n{out}"
+    );
     assert!(
         field(&out, "Platform Extensions")
             .first()

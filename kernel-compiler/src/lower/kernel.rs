@@ -385,6 +385,79 @@ fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg
                 reg,
             })
         }
+        Type::Opaque(n) if ir::ImageDim::from_type_name(n).is_some() => {
+            let dim = ir::ImageDim::from_type_name(n)?;
+            // Images default to read_only (OpenCL C 1.2 6.6); read_write images are OpenCL 2.0.
+            let access = match access {
+                ArgAccess::None => ArgAccess::ReadOnly,
+                ArgAccess::ReadWrite => {
+                    fl.error(
+                        loc,
+                        format!("image argument '{name}' cannot be 'read_write' in OpenCL C 1.2"),
+                    );
+                    return None;
+                }
+                a => a,
+            };
+            let reg = fl.alloc(1);
+            fl.image_access.insert(reg.0, (name.clone(), access));
+            fl.declare(
+                &name,
+                Val::RegVar {
+                    reg,
+                    ty: ty.clone(),
+                    is_const: true,
+                    name: name.clone(),
+                    prov: Some(prov),
+                },
+            );
+            fl.reg_names
+                .push((reg, ir::ValTy::scalar(ir::Scalar::U64), name.clone()));
+            Some(KernelArg {
+                name,
+                type_name,
+                address: ArgAddress::Global,
+                access,
+                is_const: false,
+                is_restrict: false,
+                is_volatile: false,
+                is_pipe: false,
+                kind: ArgKind::Image {
+                    dim,
+                    write: access == ArgAccess::WriteOnly,
+                },
+                size: 8,
+                reg,
+            })
+        }
+        Type::Opaque("sampler_t") => {
+            let reg = fl.alloc(1);
+            fl.declare(
+                &name,
+                Val::RegVar {
+                    reg,
+                    ty: ty.clone(),
+                    is_const: true,
+                    name: name.clone(),
+                    prov: None,
+                },
+            );
+            fl.reg_names
+                .push((reg, ir::ValTy::scalar(ir::Scalar::U64), name.clone()));
+            Some(KernelArg {
+                name,
+                type_name,
+                address: ArgAddress::Private,
+                access,
+                is_const: prm.spec.quals.is_const,
+                is_restrict: false,
+                is_volatile: false,
+                is_pipe: false,
+                kind: ArgKind::Sampler,
+                size: 8,
+                reg,
+            })
+        }
         Type::Record(_) => {
             let size = fl.p.size_of(&ty);
             let align = fl.p.align_of(&ty);
