@@ -151,8 +151,11 @@ pub fn diagnose(
                     break;
                 }
             }
+            let waiting = source && occ < WAITING_OCCUPANCY_PCT;
             match slow_peer {
                 Some(p) => headline.push_str(&p),
+                // The waiting headline already names the other side.
+                None if waiting => {}
                 None => headline.push_str(&format!(
                     " The {other} side is slower, or its kernel does not run at the same time."
                 )),

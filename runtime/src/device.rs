@@ -202,8 +202,8 @@ impl Device {
             CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::uint(b.kernel_clock_mhz.round() as u32),
             CL_DEVICE_ADDRESS_BITS => InfoValue::uint(64),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::ulong(b.max_mem_alloc_bytes),
-            // Images are emulated with the OpenCL 1.2 minimum limits of a full-profile device
-            // (table 4.3), `memory/image.rs`.
+            // Images are emulated with the limits Intel's runtime reports with image support
+            // (`memory/image.rs`).
             CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(true),
             CL_DEVICE_MAX_READ_IMAGE_ARGS => InfoValue::uint(img::MAX_READ_IMAGE_ARGS),
             CL_DEVICE_MAX_WRITE_IMAGE_ARGS => InfoValue::uint(img::MAX_WRITE_IMAGE_ARGS),

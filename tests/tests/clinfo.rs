@@ -85,11 +85,12 @@ fn clinfo_lists_fpgacl_with_no_errors() {
         "\n{out}"
     );
     assert_eq!(field(&out, "Compiler Available"), vec!["Yes"], "\n{out}");
-    // Images are emulated with the OpenCL 1.2 minimum limits (issue 17 item 6).
+    // Images are emulated with the limits of Intel's runtime built with image support (issue
+    // 17 item 6).
     assert_eq!(field(&out, "Image support"), vec!["Yes"], "\n{out}");
     assert_eq!(
         field(&out, "Max 2D image size"),
-        vec!["8192x8192 pixels"],
+        vec!["16384x16384 pixels"],
         "\n{out}"
     );
     assert_eq!(
@@ -99,7 +100,7 @@ fn clinfo_lists_fpgacl_with_no_errors() {
     );
     assert_eq!(
         field(&out, "Max number of samplers per kernel"),
-        vec!["16"],
+        vec!["32"],
         "\n{out}"
     );
     assert!(

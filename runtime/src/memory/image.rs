@@ -25,18 +25,20 @@ use crate::memory::rect::{rects_overlap, RectSide};
 use crate::memory::{check_flags, Mapping, Mem, MemKind};
 use crate::queue::{report_duration, CommandOrder, Queue};
 
-/// The device's image limits: the OpenCL 1.2 minimums of a full-profile device with images
-/// (table 4.3).
-pub const IMAGE2D_MAX_WIDTH: usize = 8192;
-pub const IMAGE2D_MAX_HEIGHT: usize = 8192;
+/// The device's image limits: what Intel's FPGA runtime reports when built with image support
+/// (`ACL_SUPPORT_IMAGES`, `src/acl_device.cpp` of intel/fpga-runtime-for-opencl: 2D images of
+/// 16384, 3D of 2048, arrays of 2048, 1D buffers of 65536, 128 read and write image
+/// arguments, 32 samplers), each at or above the OpenCL 1.2 full-profile minimum (table 4.3).
+pub const IMAGE2D_MAX_WIDTH: usize = 16384;
+pub const IMAGE2D_MAX_HEIGHT: usize = 16384;
 pub const IMAGE3D_MAX_WIDTH: usize = 2048;
 pub const IMAGE3D_MAX_HEIGHT: usize = 2048;
 pub const IMAGE3D_MAX_DEPTH: usize = 2048;
 pub const IMAGE_MAX_BUFFER_SIZE: usize = 65536;
 pub const IMAGE_MAX_ARRAY_SIZE: usize = 2048;
 pub const MAX_READ_IMAGE_ARGS: u32 = 128;
-pub const MAX_WRITE_IMAGE_ARGS: u32 = 8;
-pub const MAX_SAMPLERS: u32 = 16;
+pub const MAX_WRITE_IMAGE_ARGS: u32 = 128;
+pub const MAX_SAMPLERS: u32 = 32;
 
 /// `cl_image_format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
