@@ -55,6 +55,10 @@ pub const REGION_FIRST_ARG: u64 = 4;
 /// work-group.
 pub const DEVICE_MAX_WORK_GROUP_SIZE: u64 = 2_147_483_647;
 
+/// `CL_DEVICE_MAX_READ_IMAGE_ARGS` and `CL_DEVICE_MAX_WRITE_IMAGE_ARGS` of the emulated device
+/// (what Intel's FPGA runtime reports with image support); a kernel with more is refused.
+pub const DEVICE_MAX_IMAGE_ARGS: u32 = 128;
+
 /// Most bytes of private state (frame and registers of every work-item) that the emulator
 /// keeps for one work-group of a kernel with barriers: all its work-items are alive at once
 /// across a barrier. A launch above it fails; the compiler warns when a kernel's required

@@ -552,3 +552,25 @@ fn image_and_sampler_arguments() {
         "{image_sites:?}"
     );
 }
+
+/// A kernel with more image arguments than CL_DEVICE_MAX_READ_IMAGE_ARGS is refused.
+#[test]
+fn too_many_image_arguments_are_refused() {
+    let params = |n: usize| {
+        (0..n)
+            .map(|i| format!("read_only image2d_t i{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let ok = format!("kernel void k({}) {{ }}", params(128));
+    let (built, log) = build_log(&ok);
+    assert!(built, "{log}");
+    let bad = format!("kernel void k({}) {{ }}", params(129));
+    let (built, log) = build_log(&bad);
+    assert!(!built, "{log}");
+    assert!(
+        log.contains("129 read image arguments")
+            && log.contains("CL_DEVICE_MAX_READ_IMAGE_ARGS (128)"),
+        "{log}"
+    );
+}

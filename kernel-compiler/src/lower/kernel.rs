@@ -85,6 +85,22 @@ pub(crate) fn lower_kernel<'a>(
         }
     }
     let _ = local_ptr_count;
+    for (write, what) in [(false, "read"), (true, "write")] {
+        let n = args
+            .iter()
+            .filter(|a| matches!(a.kind, ArgKind::Image { write: w, .. } if w == write))
+            .count() as u32;
+        if n > ir::DEVICE_MAX_IMAGE_ARGS {
+            fl.error(
+                f.decl.loc,
+                format!(
+                    "kernel '{name}' has {n} {what} image arguments, more than the device's CL_DEVICE_MAX_{}_IMAGE_ARGS ({})",
+                    what.to_ascii_uppercase(),
+                    ir::DEVICE_MAX_IMAGE_ARGS
+                ),
+            );
+        }
+    }
     fl.push_scope();
     fl.block_stmts(&f.body.stmts);
     fl.pop_scope();

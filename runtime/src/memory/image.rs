@@ -36,8 +36,8 @@ pub const IMAGE3D_MAX_HEIGHT: usize = 2048;
 pub const IMAGE3D_MAX_DEPTH: usize = 2048;
 pub const IMAGE_MAX_BUFFER_SIZE: usize = 65536;
 pub const IMAGE_MAX_ARRAY_SIZE: usize = 2048;
-pub const MAX_READ_IMAGE_ARGS: u32 = 128;
-pub const MAX_WRITE_IMAGE_ARGS: u32 = 128;
+pub const MAX_READ_IMAGE_ARGS: u32 = fpgacl_kernel_compiler::ir::DEVICE_MAX_IMAGE_ARGS;
+pub const MAX_WRITE_IMAGE_ARGS: u32 = fpgacl_kernel_compiler::ir::DEVICE_MAX_IMAGE_ARGS;
 pub const MAX_SAMPLERS: u32 = 32;
 
 /// `cl_image_format`.
