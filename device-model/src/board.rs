@@ -43,7 +43,7 @@ pub struct MemoryBankGroup {
 /// attributes (`reqd_work_group_size`, `max_work_group_size`) or, for a kernel with barriers
 /// and neither attribute, the offline compiler's default of 256 work-items (Best Practices
 /// Guide, "Specifying a Work-Group Size").
-pub const INTEL_MAX_WORK_GROUP_SIZE: u64 = 2_147_483_647;
+pub const INTEL_MAX_WORK_GROUP_SIZE: u64 = fpgacl_kernel_compiler::ir::DEVICE_MAX_WORK_GROUP_SIZE;
 
 /// On-chip RAM of the built-in board's FPGA, the limit of a kernel's `__local` memory: an
 /// Arria 10 GX 1150 has 2,713 M20K blocks of 20 Kbit (20,480 bits) each, 6,945,280 bytes.

@@ -11,6 +11,7 @@ pub mod counters;
 pub mod exec;
 pub mod fault;
 pub mod fifo;
+pub mod image;
 pub mod memory;
 pub mod program;
 pub mod timing;

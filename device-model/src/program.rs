@@ -956,6 +956,55 @@ fn run_kernel(
                     };
                 }
             }
+            (ArgKind::Image { dim, .. }, ArgBinding::Buffer { mem, offset, len }) => {
+                // An image's memory is its header then its pixels (`crate::image`).
+                let Some(m) = mem
+                    .as_ref()
+                    .filter(|m| offset.checked_add(*len).is_some_and(|e| e <= m.len()))
+                else {
+                    return Err(bad(format!(
+                        "image argument '{}' is NULL or outside its memory",
+                        a.name
+                    )));
+                };
+                let mut hb = [0u8; crate::image::HEADER_BYTES];
+                let header = m
+                    .read(*offset, &mut hb)
+                    .and_then(|_| crate::image::ImageHeader::decode(&hb));
+                match header {
+                    Some(h)
+                        if h.kind == dim.mem_object_type() && h.total_bytes() <= *len as u64 => {}
+                    Some(h) => {
+                        return Err(bad(format!(
+                            "'{}' is a {:?} image but was bound to an image of type {:#x}",
+                            a.name, dim, h.kind
+                        )))
+                    }
+                    None => {
+                        return Err(bad(format!(
+                            "image argument '{}' was bound to a memory object that is not an image",
+                            a.name
+                        )))
+                    }
+                }
+                regions[REGION_FIRST_ARG as usize + i] = Region {
+                    // SAFETY: the header read above checked offset + 64 <= len of `m`.
+                    base: unsafe { m.as_ptr().add(*offset) },
+                    len: *len as u64,
+                    writable: true,
+                };
+                if let Some(s) = regs.get_mut(r) {
+                    *s = make_ptr(REGION_FIRST_ARG + i as u64, 0);
+                }
+            }
+            (ArgKind::Sampler, ArgBinding::Value(bytes)) => {
+                let Some(b) = bytes.get(..4) else {
+                    return Err(bad(format!("sampler '{}' needs 4 bytes", a.name)));
+                };
+                if let Some(s) = regs.get_mut(r) {
+                    *s = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+                }
+            }
             (ArgKind::LocalPtr { .. }, ArgBinding::Local(size)) => {
                 if *size == 0 {
                     return Err(bad(format!("local argument '{}' has size 0", a.name)));
@@ -1021,7 +1070,7 @@ fn run_kernel(
     }
     // Work-items of a group with barriers keep their private frames and registers alive at the
     // same time; refuse absurd sizes instead of exhausting host memory.
-    const PRIVATE_LIMIT: u64 = 1 << 30;
+    const PRIVATE_LIMIT: u64 = fpgacl_kernel_compiler::ir::GROUP_STATE_LIMIT_BYTES;
     let items = if code.needs_sync {
         l[0] * l[1] * l[2]
     } else {

@@ -340,6 +340,16 @@ pub const EXAMPLES: &[Example] = &[
                       overflowing global size",
     },
     Example {
+        name: "images",
+        source: "images.c",
+        kernels: &["images.cl"],
+        needs_kernels: true,
+        description: "images and samplers: a 3x3 blur reading an image2d_t through a \
+                      program-scope sampler, a copy through a host sampler, a format conversion \
+                      table, normalized/repeat/linear sampling, 3D image queries, fill/copy/map \
+                      commands and the specification's error codes",
+    },
+    Example {
         name: "watchdog",
         source: "watchdog.c",
         kernels: &["watchdog.cl"],

@@ -58,6 +58,12 @@ cl_object!(
     CL_INVALID_KERNEL
 );
 
+cl_object!(
+    fpgacl_runtime::memory::image::Sampler,
+    0xf96a_c100_0000_0007,
+    CL_INVALID_SAMPLER
+);
+
 /// Tag of the platform handle.
 pub const TAG_PLATFORM: u64 = 0xf96a_c100_0000_0010;
 /// Tag of device handles.

@@ -360,6 +360,44 @@ pub fn inst(i: &Inst, m: &Module) -> String {
                 .collect();
             format!("{} = printf {:?} ({})", r(*dst), f, a.join(", "))
         }
+        Inst::ImageRead {
+            family,
+            dst,
+            img,
+            sampler,
+            coord,
+            coord_ty,
+            site: s,
+        } => format!(
+            "{}:{}x4 = read_image [{}]{} at {}:{}{}",
+            r(*dst),
+            family.c_name(),
+            r(*img),
+            sampler
+                .map(|x| format!(" sampler {}", r(x)))
+                .unwrap_or_default(),
+            r(*coord),
+            ty(*coord_ty),
+            site(Some(*s))
+        ),
+        Inst::ImageWrite {
+            family,
+            img,
+            coord,
+            coord_lanes,
+            src,
+            site: s,
+        } => format!(
+            "write_image [{}] at {}:intx{coord_lanes} = {}:{}x4{}",
+            r(*img),
+            r(*coord),
+            r(*src),
+            family.c_name(),
+            site(Some(*s))
+        ),
+        Inst::ImageQuery { q, dst, img, lanes } => {
+            format!("{}:intx{lanes} = image_query.{q:?} [{}]", r(*dst), r(*img))
+        }
     }
 }
 
@@ -543,6 +581,10 @@ fn dump_kernel(out: &mut String, m: &Module, ki: u32, k: &Function) {
                 if *write { "write" } else { "read" },
                 if *blocking { " blocking" } else { "" }
             ),
+            ArgKind::Image { dim, write } => {
+                format!("image {dim:?} {}", if *write { "write" } else { "read" })
+            }
+            ArgKind::Sampler => "sampler".into(),
         };
         let _ = writeln!(
             out,

@@ -50,6 +50,21 @@ pub const REGION_CONSTANT_DATA: u64 = 3;
 /// Region of kernel argument 0; argument `i` is `REGION_FIRST_ARG + i`.
 pub const REGION_FIRST_ARG: u64 = 4;
 
+/// `CL_DEVICE_MAX_WORK_GROUP_SIZE` (and each `CL_DEVICE_MAX_WORK_ITEM_SIZES`) of the emulated
+/// device, as Intel's FPGA runtime reports it (`INT_MAX`): the only device-wide limit on a
+/// work-group.
+pub const DEVICE_MAX_WORK_GROUP_SIZE: u64 = 2_147_483_647;
+
+/// `CL_DEVICE_MAX_READ_IMAGE_ARGS` and `CL_DEVICE_MAX_WRITE_IMAGE_ARGS` of the emulated device
+/// (what Intel's FPGA runtime reports with image support); a kernel with more is refused.
+pub const DEVICE_MAX_IMAGE_ARGS: u32 = 128;
+
+/// Most bytes of private state (frame and registers of every work-item) that the emulator
+/// keeps for one work-group of a kernel with barriers: all its work-items are alive at once
+/// across a barrier. A launch above it fails; the compiler warns when a kernel's required
+/// work-group size already exceeds it.
+pub const GROUP_STATE_LIMIT_BYTES: u64 = 1 << 30;
+
 /// Makes a pointer value.
 pub const fn make_ptr(region: u64, offset: u64) -> u64 {
     (region << REGION_SHIFT) | (offset & OFFSET_MASK)
@@ -595,6 +610,106 @@ pub enum Inst {
         args: Vec<(Reg, ValTy)>,
         dst: Reg,
     },
+    /// `read_imagef/i/ui(img, [sampler,] coord)`: `dst` receives 4 lanes of `family` (`F32`,
+    /// `I32` or `U32`). `img` holds the image argument's pointer (its region starts with the
+    /// image header, `device-model/src/image.rs`); `sampler` a `sampler_t` bit field (`None`:
+    /// the sampler-less read, integer coordinates); `coord` has `coord_ty` (`int`/`float`
+    /// scalar or 2/4 lanes).
+    ImageRead {
+        family: Scalar,
+        dst: Reg,
+        img: Reg,
+        sampler: Option<Reg>,
+        coord: Reg,
+        coord_ty: ValTy,
+        site: SiteId,
+    },
+    /// `write_imagef/i/ui(img, coord, color)`: `coord` has `coord_lanes` `int` lanes, `src` 4
+    /// lanes of `family`.
+    ImageWrite {
+        family: Scalar,
+        img: Reg,
+        coord: Reg,
+        coord_lanes: u8,
+        src: Reg,
+        site: SiteId,
+    },
+    /// `get_image_*` queries; `dst` receives `lanes` `int` lanes (`Dim`: 2 or 4).
+    ImageQuery {
+        q: ImageQuery,
+        dst: Reg,
+        img: Reg,
+        lanes: u8,
+    },
+}
+
+/// What `get_image_*` asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ImageQuery {
+    Width,
+    Height,
+    Depth,
+    ArraySize,
+    ChannelDataType,
+    ChannelOrder,
+    /// `get_image_dim`: (width, height) or (width, height, depth, 0).
+    Dim,
+}
+
+/// The image type of an image kernel argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ImageDim {
+    D1,
+    D1Buffer,
+    D1Array,
+    D2,
+    D2Array,
+    D3,
+}
+
+impl ImageDim {
+    /// From the OpenCL C type name (`image2d_t` ...).
+    pub fn from_type_name(n: &str) -> Option<ImageDim> {
+        Some(match n {
+            "image1d_t" => ImageDim::D1,
+            "image1d_buffer_t" => ImageDim::D1Buffer,
+            "image1d_array_t" => ImageDim::D1Array,
+            "image2d_t" => ImageDim::D2,
+            "image2d_array_t" => ImageDim::D2Array,
+            "image3d_t" => ImageDim::D3,
+            _ => return None,
+        })
+    }
+    /// The OpenCL C type name.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            ImageDim::D1 => "image1d_t",
+            ImageDim::D1Buffer => "image1d_buffer_t",
+            ImageDim::D1Array => "image1d_array_t",
+            ImageDim::D2 => "image2d_t",
+            ImageDim::D2Array => "image2d_array_t",
+            ImageDim::D3 => "image3d_t",
+        }
+    }
+    /// The `cl_mem_object_type` an argument of this type takes.
+    pub fn mem_object_type(self) -> u32 {
+        match self {
+            ImageDim::D2 => 0x10F1,
+            ImageDim::D3 => 0x10F2,
+            ImageDim::D2Array => 0x10F3,
+            ImageDim::D1 => 0x10F4,
+            ImageDim::D1Array => 0x10F5,
+            ImageDim::D1Buffer => 0x10F6,
+        }
+    }
+    /// Coordinates a kernel gives (array index included).
+    pub fn coords(self) -> u8 {
+        match self {
+            ImageDim::D1 | ImageDim::D1Buffer => 1,
+            ImageDim::D2 | ImageDim::D1Array => 2,
+            ImageDim::D3 | ImageDim::D2Array => 3,
+        }
+    }
 }
 
 /// How a block ends.
@@ -768,6 +883,13 @@ pub enum ArgKind {
         write: bool,
         blocking: bool,
     },
+    /// An image (`image2d_t` ...): `clSetKernelArg` takes an image `cl_mem` of the matching
+    /// type; the register receives `make_ptr(REGION_FIRST_ARG + index, 0)` over the image's
+    /// whole memory (header, then pixels). `write` for `write_only`.
+    Image { dim: ImageDim, write: bool },
+    /// A `sampler_t`: `clSetKernelArg` takes a `cl_sampler`; the register receives its
+    /// kernel-side bit field (`CLK_*` values).
+    Sampler,
 }
 
 /// A kernel argument and its metadata (for `clSetKernelArg` and `clGetKernelArgInfo`).

@@ -386,3 +386,191 @@ fn failed_build_log_has_location_line_and_caret() {
     assert!(out.module.is_none());
     assert_eq!(out.log, "bad.cl:2:11: error: use of undeclared identifier 'y'\n  int x = y;\n          ^\n1 error generated.\n");
 }
+
+fn build_log(text: &str) -> (bool, String) {
+    let out = build(
+        &[SourceFile {
+            name: "k.cl".into(),
+            text: text.into(),
+        }],
+        "",
+    )
+    .unwrap();
+    (out.module.is_some(), out.log)
+}
+
+/// Issue 17 item 1: a warning at compile time only where a real limit applies.
+#[test]
+fn work_group_size_warnings_only_where_a_limit_applies() {
+    // No attribute, no barrier; a large reqd size without barrier; a barrier kernel whose
+    // required group fits: no warning.
+    for src in [
+        "kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+        "__attribute__((reqd_work_group_size(32768,1,1))) kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+        "__attribute__((reqd_work_group_size(4096,1,1))) kernel void a(global int *p) { local int t[16]; t[get_local_id(0) % 16] = 1; barrier(CLK_LOCAL_MEM_FENCE); p[get_global_id(0)] = t[0]; }",
+    ] {
+        let (ok, log) = build_log(src);
+        assert!(ok && !log.contains("warning"), "{src}\n{log}");
+    }
+    // Beyond CL_DEVICE_MAX_WORK_GROUP_SIZE (INT_MAX): the build succeeds with a warning.
+    let (ok, log) = build_log(
+        "__attribute__((reqd_work_group_size(65536,65536,1))) kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+    );
+    assert!(ok, "{log}");
+    assert!(
+        log.contains("k.cl:1:")
+            && log.contains("warning")
+            && log.contains("4294967296 work-items")
+            && log.contains("CL_DEVICE_MAX_WORK_GROUP_SIZE (2147483647)"),
+        "{log}"
+    );
+    // One dimension beyond CL_DEVICE_MAX_WORK_ITEM_SIZES.
+    let (ok, log) = build_log(
+        "__attribute__((reqd_work_group_size(3000000000,1,1))) kernel void a(global int *p) { p[get_global_id(0)] = 1; }",
+    );
+    assert!(ok && log.contains("CL_DEVICE_MAX_WORK_ITEM_SIZES"), "{log}");
+    // A barrier kernel whose required group's private state exceeds one group's limit:
+    // 1M work-items with a 4 KiB private array each.
+    let (ok, log) = build_log(
+        "__attribute__((reqd_work_group_size(1048576,1,1))) kernel void a(global int *p) { int t[1024]; for (int i = 0; i < 1024; i++) t[i] = p[i]; barrier(CLK_GLOBAL_MEM_FENCE); p[get_global_id(0)] = t[get_local_id(0) % 1024]; }",
+    );
+    assert!(ok, "{log}");
+    assert!(
+        log.contains("has a barrier")
+            && log.contains("1048576 work-items")
+            && log.contains("reqd_work_group_size"),
+        "{log}"
+    );
+    // The same through max_work_group_size.
+    let (_, log) = build_log(
+        "__attribute__((max_work_group_size(1048576))) kernel void a(global int *p) { int t[1024]; for (int i = 0; i < 1024; i++) t[i] = p[i]; barrier(CLK_GLOBAL_MEM_FENCE); p[get_global_id(0)] = t[get_local_id(0) % 1024]; }",
+    );
+    assert!(
+        log.contains("has a barrier") && log.contains("max_work_group_size"),
+        "{log}"
+    );
+    // Without the barrier the same size is fine.
+    let (_, log) = build_log(
+        "__attribute__((reqd_work_group_size(1048576,1,1))) kernel void a(global int *p) { int t[1024]; for (int i = 0; i < 1024; i++) t[i] = p[i]; p[get_global_id(0)] = t[get_local_id(0) % 1024]; }",
+    );
+    assert!(!log.contains("warning"), "{log}");
+}
+
+/// Issue 17 item 6: image and sampler kernel arguments and the image builtins.
+#[test]
+fn image_and_sampler_arguments() {
+    let m = compile(
+        "const sampler_t ps = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR;
+         float4 helper(image2d_t im, sampler_t s, float2 c) { return read_imagef(im, s, c); }
+         __kernel void k(__read_only image2d_t src, write_only image2d_t dst, sampler_t s,
+                         image3d_t vol, __global float4 *out) {
+           int2 p = (int2)(get_global_id(0), get_global_id(1));
+           const sampler_t local_s = CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+           float4 a = read_imagef(src, s, p) + read_imagef(src, local_s, p) + helper(src, ps, (float2)(0.5f, 0.5f));
+           write_imageui(dst, p, (uint4)(get_image_width(src), get_image_height(vol), get_image_depth(vol), 1));
+           out[0] = a + convert_float4(read_imagei(vol, (int4)(p, 0, 0)));
+           int4 d = get_image_dim(vol);
+           out[1] = (float4)(d.x, d.y, d.z, d.w);
+         }",
+    );
+    let k = m.kernel("k").unwrap();
+    let kinds: Vec<(&str, &ArgKind, ArgAddress, ArgAccess)> = k
+        .args
+        .iter()
+        .map(|a| (a.name.as_str(), &a.kind, a.address, a.access))
+        .collect();
+    assert_eq!(
+        kinds[..4],
+        [
+            (
+                "src",
+                &ArgKind::Image {
+                    dim: ImageDim::D2,
+                    write: false
+                },
+                ArgAddress::Global,
+                ArgAccess::ReadOnly
+            ),
+            (
+                "dst",
+                &ArgKind::Image {
+                    dim: ImageDim::D2,
+                    write: true
+                },
+                ArgAddress::Global,
+                ArgAccess::WriteOnly
+            ),
+            ("s", &ArgKind::Sampler, ArgAddress::Private, ArgAccess::None),
+            // No qualifier: read_only.
+            (
+                "vol",
+                &ArgKind::Image {
+                    dim: ImageDim::D3,
+                    write: false
+                },
+                ArgAddress::Global,
+                ArgAccess::ReadOnly
+            ),
+        ]
+    );
+    assert_eq!(k.args[0].type_name, "image2d_t");
+    let insts: Vec<&Inst> = k.blocks.iter().flat_map(|b| &b.insts).collect();
+    let reads = insts
+        .iter()
+        .filter(|i| matches!(i, Inst::ImageRead { .. }))
+        .count();
+    let writes = insts
+        .iter()
+        .filter(|i| matches!(i, Inst::ImageWrite { .. }))
+        .count();
+    let queries = insts
+        .iter()
+        .filter(|i| matches!(i, Inst::ImageQuery { .. }))
+        .count();
+    assert_eq!((reads, writes, queries), (4, 1, 4));
+    // The program-scope sampler is the constant 1 | 6 | 0x20.
+    assert!(insts
+        .iter()
+        .any(|i| matches!(i, Inst::Const { lanes, .. } if lanes == &vec![0x27u64])));
+    // Every read and write is a global access site at its line, named by the image.
+    let image_sites: Vec<(SiteKind, AddrSpace, u32, &str)> = m
+        .sites
+        .iter()
+        .filter(|s| s.target == "src" || s.target == "dst" || s.target == "vol")
+        .map(|s| (s.kind, s.space, s.loc.line, s.target.as_str()))
+        .collect();
+    assert!(
+        image_sites.contains(&(SiteKind::Load, AddrSpace::Global, 7, "src")),
+        "{image_sites:?}"
+    );
+    assert!(
+        image_sites.contains(&(SiteKind::Store, AddrSpace::Global, 8, "dst")),
+        "{image_sites:?}"
+    );
+    assert!(
+        image_sites.contains(&(SiteKind::Load, AddrSpace::Global, 9, "vol")),
+        "{image_sites:?}"
+    );
+}
+
+/// A kernel with more image arguments than CL_DEVICE_MAX_READ_IMAGE_ARGS is refused.
+#[test]
+fn too_many_image_arguments_are_refused() {
+    let params = |n: usize| {
+        (0..n)
+            .map(|i| format!("read_only image2d_t i{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let ok = format!("kernel void k({}) {{ }}", params(128));
+    let (built, log) = build_log(&ok);
+    assert!(built, "{log}");
+    let bad = format!("kernel void k({}) {{ }}", params(129));
+    let (built, log) = build_log(&bad);
+    assert!(!built, "{log}");
+    assert!(
+        log.contains("129 read image arguments")
+            && log.contains("CL_DEVICE_MAX_READ_IMAGE_ARGS (128)"),
+        "{log}"
+    );
+}

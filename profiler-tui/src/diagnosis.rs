@@ -12,6 +12,9 @@ use crate::theme::HIGH_STALL_PCT;
 pub const SOURCE_SUM_PCT: f64 = 85.0;
 /// Occupancy% below this is "low occupancy".
 pub const LOW_OCCUPANCY_PCT: f64 = 50.0;
+/// A stall source whose Occupancy% is below this executes in few cycles: its executions wait
+/// for most of the run rather than receiving work every cycle.
+pub const WAITING_OCCUPANCY_PCT: f64 = 5.0;
 /// Bandwidth efficiency below this is "low efficiency".
 pub const LOW_EFFICIENCY_PCT: f64 = 50.0;
 /// Unaligned% above this is worth a warning.
@@ -81,13 +84,37 @@ pub fn diagnose(
 
     if stall >= HIGH_STALL_PCT {
         let source = stall + occ >= SOURCE_SUM_PCT;
-        let (scenario, mut headline) = if source {
+        // Stall% + Occupancy% near 100% means the access holds a work-item nearly all the time.
+        // With a high occupancy it executes often and cannot keep up; with a low one, its few
+        // executions waited for most of the run (a stall is a cycle the access holds a
+        // work-item it cannot execute, so it cannot mean "work every cycle" here).
+        let (scenario, mut headline) = if source && occ >= WAITING_OCCUPANCY_PCT {
             (
                 Scenario::StallSource,
                 format!(
                     "Stall source: Stall {stall:.0}% + Occupancy {occ:.0}% is close to 100%, \
                      so work reaches this {} every cycle and it cannot keep up.",
                     s.kind.as_str()
+                ),
+            )
+        } else if source {
+            (
+                Scenario::StallSource,
+                format!(
+                    "Stall source: this {} holds a waiting work-item {stall:.0}% of the time \
+                     (Stall {stall:.0}% + Occupancy {occ:.0}% is close to 100%) but executes \
+                     in few cycles: its {} waited, for most of the run, for the other side{}.",
+                    s.kind.as_str(),
+                    if c.requests == 1 {
+                        "one execution".to_string()
+                    } else {
+                        format!("{} executions", c.requests)
+                    },
+                    if stream {
+                        " of the channel (its kernel starts later or runs slower)"
+                    } else {
+                        " (memory)"
+                    }
                 ),
             )
         } else {
@@ -113,7 +140,9 @@ pub fn diagnose(
                          {pa:.0}%{}.",
                         loc.kernel,
                         loc.line,
-                        if po < LOW_OCCUPANCY_PCT {
+                        if po < LOW_OCCUPANCY_PCT && occ < WAITING_OCCUPANCY_PCT {
+                            ": it is the late or slow side"
+                        } else if po < LOW_OCCUPANCY_PCT {
                             ": it is the slow side"
                         } else {
                             ""
@@ -122,8 +151,11 @@ pub fn diagnose(
                     break;
                 }
             }
+            let waiting = source && occ < WAITING_OCCUPANCY_PCT;
             match slow_peer {
                 Some(p) => headline.push_str(&p),
+                // The waiting headline already names the other side.
+                None if waiting => {}
                 None => headline.push_str(&format!(
                     " The {other} side is slower, or its kernel does not run at the same time."
                 )),

@@ -9,6 +9,7 @@ use crate::board::{board_from_env, device_name, Board};
 use crate::cl::*;
 use crate::error::CLResult;
 use crate::info::{InfoValue, ObjRef};
+use crate::memory::image as img;
 
 /// Default `CL_PLATFORM_NAME` (hosts look for "Intel(R) FPGA SDK for OpenCL(TM)").
 pub const DEFAULT_PLATFORM_NAME: &str = "Intel(R) FPGA SDK for OpenCL(TM) (fpgacl emulator)";
@@ -201,17 +202,19 @@ impl Device {
             CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::uint(b.kernel_clock_mhz.round() as u32),
             CL_DEVICE_ADDRESS_BITS => InfoValue::uint(64),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::ulong(b.max_mem_alloc_bytes),
-            CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(false),
-            CL_DEVICE_MAX_READ_IMAGE_ARGS
-            | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-            | CL_DEVICE_MAX_SAMPLERS => InfoValue::uint(0),
-            CL_DEVICE_IMAGE2D_MAX_WIDTH
-            | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-            | CL_DEVICE_IMAGE3D_MAX_WIDTH
-            | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-            | CL_DEVICE_IMAGE3D_MAX_DEPTH
-            | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-            | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::size(0),
+            // Images are emulated with the limits Intel's runtime reports with image support
+            // (`memory/image.rs`).
+            CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(true),
+            CL_DEVICE_MAX_READ_IMAGE_ARGS => InfoValue::uint(img::MAX_READ_IMAGE_ARGS),
+            CL_DEVICE_MAX_WRITE_IMAGE_ARGS => InfoValue::uint(img::MAX_WRITE_IMAGE_ARGS),
+            CL_DEVICE_MAX_SAMPLERS => InfoValue::uint(img::MAX_SAMPLERS),
+            CL_DEVICE_IMAGE2D_MAX_WIDTH => InfoValue::size(img::IMAGE2D_MAX_WIDTH),
+            CL_DEVICE_IMAGE2D_MAX_HEIGHT => InfoValue::size(img::IMAGE2D_MAX_HEIGHT),
+            CL_DEVICE_IMAGE3D_MAX_WIDTH => InfoValue::size(img::IMAGE3D_MAX_WIDTH),
+            CL_DEVICE_IMAGE3D_MAX_HEIGHT => InfoValue::size(img::IMAGE3D_MAX_HEIGHT),
+            CL_DEVICE_IMAGE3D_MAX_DEPTH => InfoValue::size(img::IMAGE3D_MAX_DEPTH),
+            CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => InfoValue::size(img::IMAGE_MAX_BUFFER_SIZE),
+            CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::size(img::IMAGE_MAX_ARRAY_SIZE),
             CL_DEVICE_MAX_PARAMETER_SIZE => InfoValue::size(MAX_PARAMETER_SIZE),
             CL_DEVICE_MEM_BASE_ADDR_ALIGN => InfoValue::uint(MEM_BASE_ADDR_ALIGN_BITS),
             CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => InfoValue::uint(128),

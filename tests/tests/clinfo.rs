@@ -85,7 +85,24 @@ fn clinfo_lists_fpgacl_with_no_errors() {
         "\n{out}"
     );
     assert_eq!(field(&out, "Compiler Available"), vec!["Yes"], "\n{out}");
-    assert_eq!(field(&out, "Image support"), vec!["No"], "\n{out}");
+    // Images are emulated with the limits of Intel's runtime built with image support (issue
+    // 17 item 6).
+    assert_eq!(field(&out, "Image support"), vec!["Yes"], "\n{out}");
+    assert_eq!(
+        field(&out, "Max 2D image size"),
+        vec!["16384x16384 pixels"],
+        "\n{out}"
+    );
+    assert_eq!(
+        field(&out, "Max number of read image args"),
+        vec!["128"],
+        "\n{out}"
+    );
+    assert_eq!(
+        field(&out, "Max number of samplers per kernel"),
+        vec!["32"],
+        "\n{out}"
+    );
     assert!(
         field(&out, "Platform Extensions")
             .first()

@@ -45,6 +45,8 @@ macro_rules! through_icd {
                 "events_hangs",
                 "limits",
                 "watchdog",
+                // images.rs
+                "images",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()

@@ -43,3 +43,65 @@ fn nb_poll_counts_are_identical_across_runs_pauses_and_host_load() {
         );
     }
 }
+
+/// Issue 17 item 10: the poller's rendezvous write waits for a reader launched later, so it
+/// holds one work-item nearly the whole run: Stall ~100% with Occupancy ~0%. The profile's
+/// counters stay consistent (a site stalls only in cycles it holds a work-item it does not
+/// execute: stall + fired + predicated <= active, so Stall% + Occupancy% <= 100%), and the
+/// diagnosis says the write waits for the other side instead of "work every cycle".
+#[test]
+fn waiting_rendezvous_write_is_consistent_and_diagnosed_as_waiting() {
+    use fpgacl_profile_format::read_profile;
+    use fpgacl_tests::{fpgacl_cli, scratch_dir};
+    use std::process::Command;
+    let ex = example("nb_channels").expect("example nb_channels");
+    let bin = compile_example(ex, &Linkage::IcdLoader);
+    let dir = scratch_dir("nb_channels_stall_occupancy");
+    let profile = dir.join("profile.mon");
+    let mut cmd = Command::new(fpgacl_cli());
+    cmd.current_dir(&dir)
+        .env_remove("OCL_ICD_VENDORS")
+        .env("NB_PAUSE_MS", "20")
+        .args(["profile", "-q", "-o"])
+        .arg(&profile)
+        .arg("--")
+        .arg(&bin);
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("fpgacl profile");
+    assert!(out.success(), "{}", out.describe());
+    let p = read_profile(&profile).expect("profile");
+    let mut waiting = None;
+    for r in p.kernel_runs() {
+        for s in &r.sites {
+            assert!(
+                s.stall_cycles + s.fired_cycles + s.predicated_cycles <= s.active_cycles,
+                "{} site {}: {s:?}",
+                r.kernel,
+                s.site
+            );
+            let sum = s.stall_pct().unwrap_or(0.0) + s.occupancy_pct().unwrap_or(0.0);
+            assert!(sum <= 100.0 + 1e-9, "{} site {}: {sum}", r.kernel, s.site);
+            if r.kernel == "poller_a" && s.stall_pct().unwrap_or(0.0) > 90.0 {
+                waiting = Some(*s);
+            }
+        }
+    }
+    let w = waiting.expect("the poller's go_a write stalls most of its run");
+    assert!(
+        w.occupancy_pct().unwrap() < 5.0 && w.fired_cycles == 1,
+        "{w:?}"
+    );
+    let mut rep = Command::new(fpgacl_cli());
+    rep.args(["report", "--text"]).arg(&profile);
+    let rep = run_with_timeout(&mut rep, DEFAULT_TIMEOUT).expect("fpgacl report");
+    assert!(rep.success(), "{}", rep.describe());
+    let text = &rep.stdout;
+    let at = text
+        .find("poller_a channel write: channel go_a write")
+        .unwrap_or_else(|| panic!("{text}"));
+    let diag = &text[at..];
+    let diag = &diag[..diag.find("\n  2").unwrap_or(diag.len())];
+    assert!(
+        diag.contains("holds a waiting work-item") && !diag.contains("every cycle"),
+        "{diag}"
+    );
+}

@@ -338,6 +338,8 @@ pub enum Op {
     AsyncCopy(u32),
     WaitEvents,
     Printf(u32),
+    /// Image read / write / query: index into `Code::images`.
+    Image(u32),
 }
 
 #[derive(Clone, Debug)]
@@ -443,6 +445,32 @@ pub struct PrintfX {
     pub d: u32,
 }
 
+/// What an image op does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageOpKind {
+    /// `read_image*`: `d` receives 4 lanes of `family`.
+    Read,
+    /// `write_image*`: `d` holds the 4-lane color.
+    Write,
+    /// `get_image_*`: `d` receives `lanes` int lanes.
+    Query(fpgacl_kernel_compiler::ir::ImageQuery),
+}
+
+#[derive(Clone, Debug)]
+pub struct ImageX {
+    pub what: ImageOpKind,
+    pub family: Scalar,
+    pub d: u32,
+    pub img: u32,
+    /// `NONE` for the sampler-less read.
+    pub sampler: u32,
+    pub coord: u32,
+    pub coord_lanes: u32,
+    pub coord_float: bool,
+    pub lanes: u32,
+    pub site: u32,
+}
+
 /// A kernel ready to execute.
 #[derive(Clone, Debug, Default)]
 pub struct Code {
@@ -461,6 +489,7 @@ pub struct Code {
     pub fifos: Vec<FifoX>,
     pub asyncs: Vec<AsyncX>,
     pub printfs: Vec<PrintfX>,
+    pub images: Vec<ImageX>,
     /// Slots of the register file.
     pub num_slots: u32,
     /// Whether any op needs the work-group to synchronise (barrier, wait_group_events).

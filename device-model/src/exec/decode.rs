@@ -667,6 +667,74 @@ impl Dec<'_> {
                 });
                 Op::Printf(self.code.printfs.len() as u32 - 1)
             }
+            Inst::ImageRead {
+                family,
+                dst,
+                img,
+                sampler,
+                coord,
+                coord_ty,
+                site,
+            } => {
+                let x = ImageX {
+                    what: ImageOpKind::Read,
+                    family: *family,
+                    d: self.reg(*dst, 4)?,
+                    img: self.reg(*img, 1)?,
+                    sampler: match sampler {
+                        Some(s) => self.reg(*s, 1)?,
+                        None => NONE,
+                    },
+                    coord: self.reg(*coord, lanes(*coord_ty))?,
+                    coord_lanes: lanes(*coord_ty),
+                    coord_float: coord_ty.scalar.is_float(),
+                    lanes: 4,
+                    site: self.site(Some(*site))?,
+                };
+                self.code.images.push(x);
+                Op::Image(self.code.images.len() as u32 - 1)
+            }
+            Inst::ImageWrite {
+                family,
+                img,
+                coord,
+                coord_lanes,
+                src,
+                site,
+            } => {
+                let n = (*coord_lanes).max(1) as u32;
+                let x = ImageX {
+                    what: ImageOpKind::Write,
+                    family: *family,
+                    d: self.reg(*src, 4)?,
+                    img: self.reg(*img, 1)?,
+                    sampler: NONE,
+                    coord: self.reg(*coord, n)?,
+                    coord_lanes: n,
+                    coord_float: false,
+                    lanes: 4,
+                    site: self.site(Some(*site))?,
+                };
+                self.code.images.push(x);
+                Op::Image(self.code.images.len() as u32 - 1)
+            }
+            Inst::ImageQuery { q, dst, img, lanes } => {
+                let n = (*lanes).max(1) as u32;
+                let x = ImageX {
+                    what: ImageOpKind::Query(*q),
+                    family: Scalar::I32,
+                    d: self.reg(*dst, n)?,
+                    img: self.reg(*img, 1)?,
+                    sampler: NONE,
+                    coord: NONE,
+                    coord_lanes: 0,
+                    coord_float: false,
+                    lanes: n,
+                    site: NONE,
+                };
+                self.code.images.push(x);
+                Op::Image(self.code.images.len() as u32 - 1)
+            }
         };
         self.push(op, loc);
         Ok(())
@@ -766,6 +834,31 @@ fn inst_reads(i: &Inst, mut f: impl FnMut(ir::Reg, u32)) {
                 f(*r, l(t));
             }
         }
+        Inst::ImageRead {
+            img,
+            sampler,
+            coord,
+            coord_ty,
+            ..
+        } => {
+            f(*img, 1);
+            if let Some(s) = sampler {
+                f(*s, 1);
+            }
+            f(*coord, l(coord_ty));
+        }
+        Inst::ImageWrite {
+            img,
+            coord,
+            coord_lanes,
+            src,
+            ..
+        } => {
+            f(*img, 1);
+            f(*coord, (*coord_lanes).max(1) as u32);
+            f(*src, 4);
+        }
+        Inst::ImageQuery { img, .. } => f(*img, 1),
     }
 }
 
@@ -1085,6 +1178,8 @@ fn inst_dst(i: &Inst) -> Option<(ir::Reg, u32)> {
         | Inst::Atomic { dst, .. }
         | Inst::Printf { dst, .. } => (*dst, 1),
         Inst::Load { dst, ty, .. } => (*dst, l(ty)),
+        Inst::ImageRead { dst, .. } => (*dst, 4),
+        Inst::ImageQuery { dst, lanes, .. } => (*dst, (*lanes).max(1) as u32),
         Inst::AsyncCopy { event, .. } => (*event, 1),
         Inst::FifoRead {
             status: Some(s), ..

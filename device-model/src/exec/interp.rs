@@ -1140,9 +1140,153 @@ impl Machine<'_> {
                 let c = &code.printfs[x as usize];
                 regs[c.d as usize] = self.printf(c, regs);
             }
+            Op::Image(x) => {
+                let c = &code.images[x as usize];
+                if let Err(e) = self.image_op(c, regs) {
+                    if c.site == NONE {
+                        trap!(e, NONE);
+                    }
+                    soft!(e, c.site);
+                    if c.what != ImageOpKind::Write {
+                        regs[c.d as usize..(c.d + c.lanes) as usize].fill(0);
+                    }
+                }
+            }
             _ => {}
         }
         Ok(Cold::Next(p))
+    }
+
+    /// `read_image*`, `write_image*`, `get_image_*` (rules in `crate::image`): the image's
+    /// header is read from the start of the argument's region, every pixel access is
+    /// bounds-checked like a load or store, and a read or write counts once at its site with
+    /// the bytes of the texels it moved.
+    fn image_op(&mut self, c: &ImageX, regs: &mut [u64]) -> Result<(), FaultKind> {
+        use crate::image::{self as im, Family, ImageHeader, Sampler, Texel, HEADER_BYTES};
+        let base = regs[c.img as usize] & !OFFSET_MASK;
+        let hp = self.resolve(base, HEADER_BYTES as u64, false)?;
+        // SAFETY: resolve checked HEADER_BYTES bytes from hp.
+        let hb = unsafe { std::slice::from_raw_parts(hp as *const u8, HEADER_BYTES) };
+        let h =
+            ImageHeader::decode(hb).ok_or_else(|| self.oob(base, HEADER_BYTES as u64, false))?;
+        let es = h.elem_size();
+        let family = match c.family {
+            Scalar::F32 => Family::Float,
+            Scalar::I32 => Family::Int,
+            _ => Family::UInt,
+        };
+        match c.what {
+            ImageOpKind::Query(q) => {
+                use fpgacl_kernel_compiler::ir::ImageQuery as Q;
+                let dims = h.dims();
+                let v: [u64; 4] = match q {
+                    Q::Width => [h.width, 0, 0, 0],
+                    Q::Height => [h.height, 0, 0, 0],
+                    Q::Depth => [h.depth, 0, 0, 0],
+                    Q::ArraySize => [dims[h.coord_dims() - 1], 0, 0, 0],
+                    Q::ChannelDataType => [h.dtype as u64, 0, 0, 0],
+                    Q::ChannelOrder => [h.order as u64, 0, 0, 0],
+                    Q::Dim => [h.width, h.height, h.depth, 0],
+                };
+                for k in 0..c.lanes as usize {
+                    regs[c.d as usize + k] = norm(Scalar::I32, v[k]);
+                }
+                Ok(())
+            }
+            ImageOpKind::Read => {
+                let mut coord = [0f32; 3];
+                for (k, x) in coord
+                    .iter_mut()
+                    .enumerate()
+                    .take((c.coord_lanes as usize).min(3))
+                {
+                    let v = regs[c.coord as usize + k];
+                    *x = if c.coord_float {
+                        f32_of(v)
+                    } else {
+                        v as i32 as f32
+                    };
+                }
+                let sampler = if c.sampler == NONE {
+                    Sampler::NO_SAMPLER
+                } else {
+                    Sampler(regs[c.sampler as usize] as u32)
+                };
+                let mut first = None;
+                let mut fault = None;
+                let (t, n) = im::sample(&h, sampler, family, coord, |x, y, z| {
+                    let p = base | h.pixel_offset(x, y, z);
+                    first.get_or_insert(p);
+                    match self.resolve(p, es, false) {
+                        // SAFETY: resolve checked `es` bytes from ptr.
+                        Ok(ptr) => im::decode_pixel(h.order, h.dtype, family, unsafe {
+                            std::slice::from_raw_parts(ptr as *const u8, es as usize)
+                        }),
+                        Err(e) => {
+                            fault.get_or_insert(e);
+                            im::border(h.order, family)
+                        }
+                    }
+                });
+                if let Some(e) = fault {
+                    return Err(e);
+                }
+                let d = c.d as usize;
+                match t {
+                    Texel::F(v) => {
+                        for k in 0..4 {
+                            regs[d + k] = of_f32(v[k]);
+                        }
+                    }
+                    Texel::I(v) => {
+                        for k in 0..4 {
+                            regs[d + k] = norm(c.family, v[k] as u64);
+                        }
+                    }
+                }
+                let at = first.unwrap_or(base | HEADER_BYTES as u64);
+                self.count(c.site, at, es * n.max(1) as u64, es);
+                Ok(())
+            }
+            ImageOpKind::Write => {
+                let dims = h.dims();
+                let mut at = [0u64; 3];
+                let mut inside = true;
+                for (k, a) in at.iter_mut().enumerate().take(c.coord_lanes as usize) {
+                    let v = regs[c.coord as usize + k] as i32 as i64;
+                    if k < 3 {
+                        inside &= (0..dims[k] as i64).contains(&v);
+                        *a = v.max(0) as u64;
+                    }
+                }
+                let d = c.d as usize;
+                let texel = if c.family == Scalar::F32 {
+                    Texel::F([0, 1, 2, 3].map(|k| f32_of(regs[d + k])))
+                } else {
+                    Texel::I([0, 1, 2, 3].map(|k| regs[d + k] as u32))
+                };
+                let (x, y, z) = match h.coord_dims() {
+                    1 => (at[0], 0, 0),
+                    2 => (at[0], at[1], 0),
+                    _ => (at[0], at[1], at[2]),
+                };
+                // A write outside the image has an undefined result (OpenCL C 1.2 6.12.14.3):
+                // it is reported like an out-of-bounds store and skipped.
+                let p = if inside {
+                    base | h.pixel_offset(x, y, z)
+                } else {
+                    base | h.total_bytes()
+                };
+                self.count(c.site, p, es, es);
+                let ptr = self.resolve(p, es, true)?;
+                let bytes = im::encode_pixel(h.order, h.dtype, texel);
+                // SAFETY: resolve checked `es` bytes from ptr; bytes.len() == es.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len().min(es as usize))
+                };
+                Ok(())
+            }
+        }
     }
 
     fn builtin_ptr(&mut self, c: &BuiltinPtrX, regs: &mut [u64]) -> Result<(), FaultKind> {

@@ -4,6 +4,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use fpgacl_runtime::cl::*;
+use fpgacl_runtime::memory::image;
 use fpgacl_runtime::memory::ops::{self, RectArgs};
 use fpgacl_runtime::program::launch;
 use fpgacl_runtime::{CLResult, Event, Kernel, Mem, Queue};
@@ -445,50 +446,74 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
     })
 }
 
-// ---- image commands: no memory object is an image ----
-
-unsafe fn no_image(q: H, m: &[H], n: cl_uint, list: *const H) -> cl_int {
-    api_enqueue(|| {
-        qw(q, n, list)?;
-        for &h in m {
-            handle::get::<Mem>(h)?;
-        }
-        Err(CL_INVALID_MEM_OBJECT)
-    })
-}
+// ---- image commands (runtime/src/memory/image.rs) ----
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadImage(
     q: H,
     m: H,
-    _b: cl_bool,
-    _o: *const usize,
-    _r: *const usize,
-    _rp: usize,
-    _sp: usize,
-    _p: *mut c_void,
+    blocking: cl_bool,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    ptr: *mut c_void,
     n: cl_uint,
     list: *const H,
-    _e: *mut H,
+    event: *mut H,
 ) -> cl_int {
-    no_image(q, &[m], n, list)
+    api_enqueue(|| {
+        let (queue, wait) = qw(q, n, list)?;
+        let mem = handle::get::<Mem>(m)?;
+        let ev = image::rw_image(
+            &queue,
+            &mem,
+            false,
+            blocking != 0,
+            triple(origin)?,
+            triple(region)?,
+            row_pitch,
+            slice_pitch,
+            ptr as usize,
+            &wait,
+        )?;
+        out_event(event, ev);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueWriteImage(
     q: H,
     m: H,
-    _b: cl_bool,
-    _o: *const usize,
-    _r: *const usize,
-    _rp: usize,
-    _sp: usize,
-    _p: *const c_void,
+    blocking: cl_bool,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    ptr: *const c_void,
     n: cl_uint,
     list: *const H,
-    _e: *mut H,
+    event: *mut H,
 ) -> cl_int {
-    no_image(q, &[m], n, list)
+    api_enqueue(|| {
+        let (queue, wait) = qw(q, n, list)?;
+        let mem = handle::get::<Mem>(m)?;
+        let ev = image::rw_image(
+            &queue,
+            &mem,
+            true,
+            blocking != 0,
+            triple(origin)?,
+            triple(region)?,
+            row_pitch,
+            slice_pitch,
+            ptr as usize,
+            &wait,
+        )?;
+        out_event(event, ev);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -496,14 +521,28 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
     q: H,
     s: H,
     d: H,
-    _so: *const usize,
-    _do: *const usize,
-    _r: *const usize,
+    so: *const usize,
+    dst_o: *const usize,
+    r: *const usize,
     n: cl_uint,
     list: *const H,
-    _e: *mut H,
+    event: *mut H,
 ) -> cl_int {
-    no_image(q, &[s, d], n, list)
+    api_enqueue(|| {
+        let (queue, wait) = qw(q, n, list)?;
+        let (src, dst) = (handle::get::<Mem>(s)?, handle::get::<Mem>(d)?);
+        let ev = image::copy_image(
+            &queue,
+            &src,
+            &dst,
+            triple(so)?,
+            triple(dst_o)?,
+            triple(r)?,
+            &wait,
+        )?;
+        out_event(event, ev);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -511,14 +550,21 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     q: H,
     s: H,
     d: H,
-    _so: *const usize,
-    _r: *const usize,
-    _off: usize,
+    so: *const usize,
+    r: *const usize,
+    off: usize,
     n: cl_uint,
     list: *const H,
-    _e: *mut H,
+    event: *mut H,
 ) -> cl_int {
-    no_image(q, &[s, d], n, list)
+    api_enqueue(|| {
+        let (queue, wait) = qw(q, n, list)?;
+        let (src, dst) = (handle::get::<Mem>(s)?, handle::get::<Mem>(d)?);
+        let ev =
+            image::copy_image_to_buffer(&queue, &src, &dst, triple(so)?, triple(r)?, off, &wait)?;
+        out_event(event, ev);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -526,48 +572,99 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
     q: H,
     s: H,
     d: H,
-    _off: usize,
-    _do: *const usize,
-    _r: *const usize,
+    off: usize,
+    dst_o: *const usize,
+    r: *const usize,
     n: cl_uint,
     list: *const H,
-    _e: *mut H,
+    event: *mut H,
 ) -> cl_int {
-    no_image(q, &[s, d], n, list)
+    api_enqueue(|| {
+        let (queue, wait) = qw(q, n, list)?;
+        let (src, dst) = (handle::get::<Mem>(s)?, handle::get::<Mem>(d)?);
+        let ev = image::copy_buffer_to_image(
+            &queue,
+            &src,
+            &dst,
+            off,
+            triple(dst_o)?,
+            triple(r)?,
+            &wait,
+        )?;
+        out_event(event, ev);
+        Ok(())
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMapImage(
     q: H,
     m: H,
-    _b: cl_bool,
-    _f: cl_map_flags,
-    _o: *const usize,
-    _r: *const usize,
-    _rp: *mut usize,
-    _sp: *mut usize,
+    blocking: cl_bool,
+    flags: cl_map_flags,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: *mut usize,
+    slice_pitch: *mut usize,
     n: cl_uint,
     list: *const H,
-    _e: *mut H,
+    event: *mut H,
     err: *mut cl_int,
 ) -> *mut c_void {
-    let code = no_image(q, &[m], n, list);
-    if !err.is_null() {
-        *err = code;
-    }
-    std::ptr::null_mut()
+    api_create_enqueue(err, || {
+        let (queue, wait) = qw(q, n, list)?;
+        let mem = handle::get::<Mem>(m)?;
+        if row_pitch.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let is_3d = mem.image().is_some_and(|i| {
+            matches!(
+                i.header.kind,
+                CL_MEM_OBJECT_IMAGE3D | CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE1D_ARRAY
+            )
+        });
+        if is_3d && slice_pitch.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let (ptr, rp, sp, ev) = image::map_image(
+            &queue,
+            &mem,
+            blocking != 0,
+            flags,
+            triple(origin)?,
+            triple(region)?,
+            &wait,
+        )?;
+        *row_pitch = rp;
+        if !slice_pitch.is_null() {
+            *slice_pitch = sp;
+        }
+        out_event(event, ev);
+        Ok(ptr as *mut c_void)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueFillImage(
     q: H,
     m: H,
-    _color: *const c_void,
-    _o: *const usize,
-    _r: *const usize,
+    color: *const c_void,
+    origin: *const usize,
+    region: *const usize,
     n: cl_uint,
     list: *const H,
-    _e: *mut H,
+    event: *mut H,
 ) -> cl_int {
-    no_image(q, &[m], n, list)
+    api_enqueue(|| {
+        let (queue, wait) = qw(q, n, list)?;
+        let mem = handle::get::<Mem>(m)?;
+        if color.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mut c = [0u8; 16];
+        c.copy_from_slice(std::slice::from_raw_parts(color as *const u8, 16));
+        let ev = image::fill_image(&queue, &mem, c, triple(origin)?, triple(region)?, &wait)?;
+        out_event(event, ev);
+        Ok(())
+    })
 }

@@ -1,9 +1,9 @@
-//! Memory object entry points: buffers, sub-buffers, pipes; images and samplers (the device
-//! has no image support, so those return the specification's errors).
+//! Memory object entry points: buffers, sub-buffers, pipes, images and samplers.
 
 use std::ffi::c_void;
 
 use fpgacl_runtime::cl::*;
+use fpgacl_runtime::memory::image::{self, ImageDesc, ImageFormat, Sampler};
 use fpgacl_runtime::{CLResult, Context, Mem};
 
 use crate::api::{api, api_create, property_list};
@@ -193,72 +193,161 @@ pub unsafe extern "C" fn clGetPipeInfo(
     })
 }
 
-// ---- images: not supported by the device ----
+// ---- images (runtime/src/memory/image.rs) ----
+
+/// `cl_image_format`.
+#[repr(C)]
+struct ClImageFormat {
+    order: cl_uint,
+    dtype: cl_uint,
+}
+
+/// `cl_image_desc` (OpenCL 1.2).
+#[repr(C)]
+struct ClImageDesc {
+    image_type: cl_uint,
+    width: usize,
+    height: usize,
+    depth: usize,
+    array_size: usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    num_mip_levels: cl_uint,
+    num_samples: cl_uint,
+    buffer: *mut c_void,
+}
+
+unsafe fn read_format(f: *const c_void) -> Option<ImageFormat> {
+    let f = (f as *const ClImageFormat).as_ref()?;
+    Some(ImageFormat {
+        order: f.order,
+        dtype: f.dtype,
+    })
+}
+
+unsafe fn create_image(
+    c: H,
+    flags: cl_mem_flags,
+    format: *const c_void,
+    desc: Option<ImageDesc>,
+    host_ptr: *mut c_void,
+) -> CLResult<H> {
+    let ctx = handle::get::<Context>(c)?;
+    if let Some(d) = desc {
+        if d.buffer != 0 {
+            handle::get::<Mem>(d.buffer as H).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
+        }
+    }
+    let m = Mem::new_image(&ctx, flags, read_format(format), desc, host_ptr as usize)?;
+    Ok(handle::new_handle(m))
+}
+
+unsafe fn read_desc(d: *const c_void) -> Option<ImageDesc> {
+    let d = (d as *const ClImageDesc).as_ref()?;
+    Some(ImageDesc {
+        image_type: d.image_type,
+        width: d.width,
+        height: d.height,
+        depth: d.depth,
+        array_size: d.array_size,
+        row_pitch: d.row_pitch,
+        slice_pitch: d.slice_pitch,
+        num_mip_levels: d.num_mip_levels,
+        num_samples: d.num_samples,
+        buffer: d.buffer as usize,
+    })
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage(
     c: H,
-    _flags: cl_mem_flags,
-    _format: *const c_void,
-    _desc: *const c_void,
-    _host_ptr: *mut c_void,
+    flags: cl_mem_flags,
+    format: *const c_void,
+    desc: *const c_void,
+    host_ptr: *mut c_void,
     err: *mut cl_int,
 ) -> H {
     api_create(err, || {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
+        create_image(c, flags, format, read_desc(desc), host_ptr)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImageWithProperties(
     c: H,
-    _props: *const cl_mem_properties,
-    _flags: cl_mem_flags,
-    _format: *const c_void,
-    _desc: *const c_void,
-    _host_ptr: *mut c_void,
+    props: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    format: *const c_void,
+    desc: *const c_void,
+    host_ptr: *mut c_void,
     err: *mut cl_int,
 ) -> H {
     api_create(err, || {
         handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
+        if property_list(props)?.len() > 1 {
+            return Err(CL_INVALID_PROPERTY);
+        }
+        create_image(c, flags, format, read_desc(desc), host_ptr)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage2D(
     c: H,
-    _flags: cl_mem_flags,
-    _format: *const c_void,
-    _w: usize,
-    _h: usize,
-    _row_pitch: usize,
-    _host_ptr: *mut c_void,
+    flags: cl_mem_flags,
+    format: *const c_void,
+    w: usize,
+    h: usize,
+    row_pitch: usize,
+    host_ptr: *mut c_void,
     err: *mut cl_int,
 ) -> H {
+    let desc = ImageDesc {
+        image_type: CL_MEM_OBJECT_IMAGE2D,
+        width: w,
+        height: h,
+        row_pitch,
+        ..Default::default()
+    };
     api_create(err, || {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
+        // OpenCL 1.1: zero sizes are CL_INVALID_IMAGE_SIZE here.
+        if w == 0 || h == 0 {
+            handle::get::<Context>(c)?;
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
+        create_image(c, flags, format, Some(desc), host_ptr)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage3D(
     c: H,
-    _flags: cl_mem_flags,
-    _format: *const c_void,
-    _w: usize,
-    _h: usize,
-    _d: usize,
-    _row_pitch: usize,
-    _slice_pitch: usize,
-    _host_ptr: *mut c_void,
+    flags: cl_mem_flags,
+    format: *const c_void,
+    w: usize,
+    h: usize,
+    d: usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    host_ptr: *mut c_void,
     err: *mut cl_int,
 ) -> H {
+    let desc = ImageDesc {
+        image_type: CL_MEM_OBJECT_IMAGE3D,
+        width: w,
+        height: h,
+        depth: d,
+        row_pitch,
+        slice_pitch,
+        ..Default::default()
+    };
     api_create(err, || {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
+        // OpenCL 1.1: a 3D image has a depth above 1.
+        if w == 0 || h == 0 || d <= 1 {
+            handle::get::<Context>(c)?;
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
+        create_image(c, flags, format, Some(desc), host_ptr)
     })
 }
 
@@ -273,20 +362,21 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
 ) -> cl_int {
     api(|| {
         handle::get::<Context>(c)?;
-        let valid_type = matches!(
-            ty,
-            CL_MEM_OBJECT_IMAGE1D
-                | CL_MEM_OBJECT_IMAGE1D_BUFFER
-                | CL_MEM_OBJECT_IMAGE1D_ARRAY
-                | CL_MEM_OBJECT_IMAGE2D
-                | CL_MEM_OBJECT_IMAGE2D_ARRAY
-                | CL_MEM_OBJECT_IMAGE3D
-        );
-        if !valid_type || (n == 0 && !formats.is_null()) || flags & !0x3ff != 0 {
+        if !image::is_image_type(ty) || (n == 0 && !formats.is_null()) || flags & !0x3ff != 0 {
             return Err(CL_INVALID_VALUE);
         }
+        let list = image::supported_formats(ty);
         if !num.is_null() {
-            *num = 0;
+            *num = list.len() as cl_uint;
+        }
+        if !formats.is_null() {
+            let out = formats as *mut ClImageFormat;
+            for (i, f) in list.iter().take(n as usize).enumerate() {
+                *out.add(i) = ClImageFormat {
+                    order: f.order,
+                    dtype: f.dtype,
+                };
+            }
         }
         Ok(())
     })
@@ -295,63 +385,84 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
 #[no_mangle]
 pub unsafe extern "C" fn clGetImageInfo(
     m: H,
-    _param: cl_image_info,
-    _size: usize,
-    _value: *mut c_void,
-    _size_ret: *mut usize,
+    param: cl_image_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
 ) -> cl_int {
-    // No memory object is an image.
     api(|| {
-        handle::get::<Mem>(m)?;
-        Err(CL_INVALID_MEM_OBJECT)
+        let mem = handle::get::<Mem>(m)?;
+        write_info(mem.image_info(param), size, value, size_ret)
     })
 }
 
-// ---- samplers: the device has no images, so no samplers ----
+// ---- samplers ----
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateSampler(
     c: H,
-    _normalized: cl_bool,
-    _addressing: cl_addressing_mode,
-    _filter: cl_filter_mode,
+    normalized: cl_bool,
+    addressing: cl_addressing_mode,
+    filter: cl_filter_mode,
     err: *mut cl_int,
 ) -> H {
     api_create(err, || {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
+        let ctx = handle::get::<Context>(c)?;
+        let s = Sampler::new(&ctx, normalized, addressing, filter)?;
+        Ok(handle::new_handle(s))
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateSamplerWithProperties(
     c: H,
-    _props: *const cl_bitfield,
+    props: *const cl_bitfield,
     err: *mut cl_int,
 ) -> H {
     api_create(err, || {
-        handle::get::<Context>(c)?;
-        Err(CL_INVALID_OPERATION)
+        let ctx = handle::get::<Context>(c)?;
+        // Defaults of OpenCL 2.0 5.7.1: normalized, clamp, nearest.
+        let (mut norm, mut addr, mut filt) = (CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
+        let list = property_list(props as *const cl_mem_properties)?;
+        for pair in list.chunks(2) {
+            if pair.len() < 2 {
+                break;
+            }
+            match pair[0] as cl_uint {
+                CL_SAMPLER_NORMALIZED_COORDS => norm = pair[1] as cl_bool,
+                CL_SAMPLER_ADDRESSING_MODE => addr = pair[1] as cl_uint,
+                CL_SAMPLER_FILTER_MODE => filt = pair[1] as cl_uint,
+                _ => return Err(CL_INVALID_VALUE),
+            }
+        }
+        let s = Sampler::new(&ctx, norm, addr, filt)?;
+        Ok(handle::new_handle(s))
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clRetainSampler(_s: H) -> cl_int {
-    CL_INVALID_SAMPLER
+pub unsafe extern "C" fn clRetainSampler(s: H) -> cl_int {
+    api(|| handle::retain::<Sampler>(s))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clReleaseSampler(_s: H) -> cl_int {
-    CL_INVALID_SAMPLER
+pub unsafe extern "C" fn clReleaseSampler(s: H) -> cl_int {
+    api(|| handle::release::<Sampler>(s))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clGetSamplerInfo(
-    _s: H,
-    _param: cl_sampler_info,
-    _size: usize,
-    _value: *mut c_void,
-    _size_ret: *mut usize,
+    s: H,
+    param: cl_sampler_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
 ) -> cl_int {
-    CL_INVALID_SAMPLER
+    api(|| {
+        let smp = handle::get::<Sampler>(s)?;
+        if param == CL_SAMPLER_REFERENCE_COUNT {
+            return write_u32(handle::ref_count::<Sampler>(s)?, size, value, size_ret);
+        }
+        write_info(smp.info(param), size, value, size_ret)
+    })
 }

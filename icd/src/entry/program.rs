@@ -407,7 +407,9 @@ pub unsafe extern "C" fn clSetKernelArg(
             let n = size.min(fpgacl_runtime::device::MAX_PARAMETER_SIZE);
             Some(std::slice::from_raw_parts(value as *const u8, n))
         };
-        kernel.set_arg(index, size, bytes, &|h| handle::get::<Mem>(h as H))
+        kernel.set_arg_with(index, size, bytes, &|h| handle::get::<Mem>(h as H), &|h| {
+            handle::get::<fpgacl_runtime::memory::image::Sampler>(h as H)
+        })
     })
 }
 

@@ -1917,6 +1917,42 @@ impl<'a> Engine<'a> {
             Inst::Printf { dst, .. } => {
                 st.slots.insert(dst.0, Val::konst(0));
             }
+            // An image access is a global-memory access through the image argument at an
+            // address the coordinates (and the sampler) decide: an LSU with an unknown offset.
+            Inst::ImageRead {
+                family,
+                dst,
+                img,
+                coord,
+                coord_ty,
+                site,
+                ..
+            } => {
+                let p = self.image_ptr(st, *img, *coord, coord_ty.lanes as u32);
+                let ty = ValTy::vector(*family, 4);
+                let vals = self.load(st, pr, &p, AddrSpace::Global, ty, Some(*site), loc);
+                for (k, v) in vals.into_iter().enumerate() {
+                    st.slots.insert(dst.0 + k as u32, v);
+                }
+            }
+            Inst::ImageWrite {
+                family,
+                img,
+                coord,
+                coord_lanes,
+                src,
+                site,
+            } => {
+                let p = self.image_ptr(st, *img, *coord, *coord_lanes as u32);
+                let vals: Vec<Val> = (0..4).map(|k| self.read(st, src.lane(k))).collect();
+                let ty = ValTy::vector(*family, 4);
+                self.store(st, pr, &p, AddrSpace::Global, ty, vals, Some(*site), loc);
+            }
+            Inst::ImageQuery { dst, lanes, .. } => {
+                for k in 0..*lanes as u32 {
+                    st.slots.insert(dst.0 + k, Val::default());
+                }
+            }
         }
     }
 
@@ -2027,6 +2063,19 @@ impl<'a> Engine<'a> {
                 None
             }
         }
+    }
+
+    /// The address of an image access: the image argument's object at an offset the
+    /// coordinates decide (not affine: the layout and addressing are the device's).
+    fn image_ptr(&mut self, st: &mut State, img: Reg, coord: Reg, lanes: u32) -> Val {
+        let mut p = self.read(st, img);
+        p.aff = None;
+        for k in 0..lanes {
+            let c = self.read(st, coord.lane(k));
+            union_into(&mut p.deps, &c.deps);
+            p.ld |= c.ld;
+        }
+        p
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2546,7 +2595,7 @@ impl Engine<'_> {
         let mut st = State::default();
         for (i, a) in f.args.iter().enumerate() {
             let v = match &a.kind {
-                ArgKind::Buffer { .. } | ArgKind::LocalPtr { .. } => {
+                ArgKind::Buffer { .. } | ArgKind::LocalPtr { .. } | ArgKind::Image { .. } => {
                     Val::address(Base::Arg(i as u32), 0)
                 }
                 ArgKind::ByValue { frame_offset, .. } => {
@@ -2578,6 +2627,7 @@ impl Engine<'_> {
                     v
                 }
                 ArgKind::Pipe { .. } => Val::konst(i as i64),
+                ArgKind::Sampler => Val::default(),
             };
             st.slots.insert(a.reg.0, v);
         }

@@ -10,7 +10,7 @@ use crate::sema::types::{common_scalar, signed_int_of_size, unsigned_of, Type};
 use crate::source::Loc;
 
 impl<'p, 'a> FnLower<'p, 'a> {
-    fn argc(&mut self, name: &str, args: &[Expr], n: usize, loc: Loc) -> LResult<()> {
+    pub(crate) fn argc(&mut self, name: &str, args: &[Expr], n: usize, loc: Loc) -> LResult<()> {
         if args.len() != n {
             let which = if args.len() < n { "few" } else { "many" };
             return Err(self.error(

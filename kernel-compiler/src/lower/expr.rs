@@ -417,6 +417,10 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 Ok(self.convert_scalar(r, *s, Scalar::U64, 1))
             }
             (Type::Event, Type::Event) => Ok(r),
+            // A sampler from its integer bit field (`const sampler_t s = CLK_...;`).
+            (Type::Scalar(s), Type::Opaque("sampler_t")) if !s.is_float() => {
+                Ok(self.convert_scalar(r, *s, Scalar::U64, 1))
+            }
             _ => {
                 let (x, y) = (self.ty_name(from), self.ty_name(to));
                 Err(self.error(loc, format!("cannot convert '{x}' to '{y}'")))
@@ -525,6 +529,9 @@ impl<'p, 'a> FnLower<'p, 'a> {
                 self.convert(r, from, to, loc)
             }
             (Type::Pointer(_), Type::Scalar(Scalar::Bool)) => self.convert(r, from, to, loc),
+            (Type::Scalar(s), Type::Opaque("sampler_t")) if !s.is_float() => {
+                self.convert(r, from, to, loc)
+            }
             (Type::Scalar(_), Type::Pointer(_)) => {
                 let m = phrase("incompatible integer to pointer conversion", "");
                 Err(self.error(loc, m))
@@ -758,6 +765,19 @@ impl<'p, 'a> FnLower<'p, 'a> {
                         },
                     })
                 }
+                Global::Sampler { value } => Ok(Val::R {
+                    reg: {
+                        let dst = self.alloc(1);
+                        self.emit(Inst::Const {
+                            dst,
+                            ty: ValTy::scalar(Scalar::U64),
+                            lanes: vec![value as u64],
+                        });
+                        dst
+                    },
+                    ty: Type::Opaque("sampler_t"),
+                    prov: None,
+                }),
                 Global::Channel { .. } => Err(self.error(
                     loc,
                     format!("channel '{n}' can only be used as the first argument of read_channel/write_channel functions"),
@@ -1902,16 +1922,8 @@ impl<'p, 'a> FnLower<'p, 'a> {
         if self.poisoned.contains(name) {
             return Err(super::Reported);
         }
-        if ["read_image", "write_image", "get_image_"]
-            .iter()
-            .any(|p| name.starts_with(p))
-        {
-            return Err(self.error(
-                loc,
-                format!(
-                    "image function '{name}' is not supported: FPGA devices have no image support"
-                ),
-            ));
+        if super::image::is_image_builtin(name) {
+            return self.image_builtin(name, args, loc);
         }
         Err(self.error(
             loc,

@@ -113,6 +113,8 @@ pub(crate) struct FnLower<'p, 'a> {
     pub is_kernel_scope: bool,
     /// Pipe arguments by register: (is write end, blocking).
     pub pipe_info: HashMap<u32, (bool, bool)>,
+    /// Image kernel arguments by register: (name, access qualifier).
+    pub image_access: HashMap<u32, (String, ArgAccess)>,
     /// Named private-frame and `__local` objects (for the analysis).
     pub mem_vars: Vec<MemVar>,
     /// Offset of the most recent frame allocation made by `frame_temp`.
@@ -151,6 +153,7 @@ impl<'p, 'a> FnLower<'p, 'a> {
             func_stack: vec![],
             is_kernel_scope: true,
             pipe_info: HashMap::new(),
+            image_access: HashMap::new(),
             mem_vars: vec![],
             last_frame_offset: None,
             consts: HashMap::new(),

@@ -85,6 +85,22 @@ pub(crate) fn lower_kernel<'a>(
         }
     }
     let _ = local_ptr_count;
+    for (write, what) in [(false, "read"), (true, "write")] {
+        let n = args
+            .iter()
+            .filter(|a| matches!(a.kind, ArgKind::Image { write: w, .. } if w == write))
+            .count() as u32;
+        if n > ir::DEVICE_MAX_IMAGE_ARGS {
+            fl.error(
+                f.decl.loc,
+                format!(
+                    "kernel '{name}' has {n} {what} image arguments, more than the device's CL_DEVICE_MAX_{}_IMAGE_ARGS ({})",
+                    what.to_ascii_uppercase(),
+                    ir::DEVICE_MAX_IMAGE_ARGS
+                ),
+            );
+        }
+    }
     fl.push_scope();
     fl.block_stmts(&f.body.stmts);
     fl.pop_scope();
@@ -115,6 +131,7 @@ pub(crate) fn lower_kernel<'a>(
             format!("__local variables of kernel '{name}' take {} bytes (at most {MAX_LOCAL} are supported)", fl.local_size),
         );
     }
+    work_group_limit_warnings(&mut fl, &name, &attrs, attr_loc);
     let func = ir::Function {
         name,
         loc: f.decl.loc,
@@ -141,6 +158,58 @@ pub(crate) fn lower_kernel<'a>(
         return None;
     }
     Some(func)
+}
+
+/// Warnings for a work-group size the kernel's attributes demand but no launch can have: a
+/// `reqd_work_group_size` above the device's `CL_DEVICE_MAX_WORK_GROUP_SIZE` or
+/// `CL_DEVICE_MAX_WORK_ITEM_SIZES`, and for a kernel with barriers a required (or maximum)
+/// work-group whose private state (all its work-items alive at once across a barrier) exceeds
+/// what the emulator keeps for one group. Without those attributes and without a barrier the
+/// compiler imposes no work-group size, as Intel's does, so nothing is said.
+fn work_group_limit_warnings(
+    fl: &mut FnLower,
+    name: &str,
+    attrs: &ir::KernelAttrs,
+    attr_loc: impl Fn(&str) -> crate::source::Loc,
+) {
+    let dev_max = ir::DEVICE_MAX_WORK_GROUP_SIZE;
+    let (group, which) = match (attrs.reqd_work_group_size, attrs.max_work_group_size) {
+        (Some(r), _) => {
+            let total = r.iter().map(|&x| x as u64).product::<u64>();
+            let loc = attr_loc("reqd_work_group_size");
+            if let Some(d) = r.iter().position(|&x| x as u64 > dev_max) {
+                fl.warn(
+                    loc,
+                    format!("reqd_work_group_size({},{},{}) of kernel '{name}' has {} work-items in dimension {d}, more than the device's CL_DEVICE_MAX_WORK_ITEM_SIZES ({dev_max}): every launch will fail with CL_INVALID_WORK_GROUP_SIZE", r[0], r[1], r[2], r[d]),
+                );
+                return;
+            }
+            if total > dev_max {
+                fl.warn(
+                    loc,
+                    format!("reqd_work_group_size({},{},{}) of kernel '{name}' has {total} work-items, more than the device's CL_DEVICE_MAX_WORK_GROUP_SIZE ({dev_max}): every launch will fail with CL_INVALID_WORK_GROUP_SIZE", r[0], r[1], r[2]),
+                );
+                return;
+            }
+            (total, "reqd_work_group_size")
+        }
+        (None, Some(m)) => (m as u64, "max_work_group_size"),
+        (None, None) => return,
+    };
+    if !fl.uses_barrier {
+        return;
+    }
+    let per_item = (fl.frame_size as u64).next_multiple_of(8) + fl.num_slots.max(1) as u64 * 8;
+    let state = per_item.saturating_mul(group);
+    if state > ir::GROUP_STATE_LIMIT_BYTES {
+        fl.warn(
+            attr_loc(which),
+            format!(
+                "kernel '{name}' has a barrier, so the {group} work-items of a work-group given by {which} are all alive at once: {state} bytes of private state ({per_item} per work-item), more than the {} bytes one work-group may hold; a launch with {group} work-items per group will fail (CL_INVALID_WORK_GROUP_SIZE)",
+                ir::GROUP_STATE_LIMIT_BYTES
+            ),
+        );
+    }
 }
 
 fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg> {
@@ -329,6 +398,79 @@ fn kernel_arg(fl: &mut FnLower, prm: &ParamDecl, index: u32) -> Option<KernelArg
                 is_pipe: false,
                 kind: ArgKind::Value { ty: vt },
                 size,
+                reg,
+            })
+        }
+        Type::Opaque(n) if ir::ImageDim::from_type_name(n).is_some() => {
+            let dim = ir::ImageDim::from_type_name(n)?;
+            // Images default to read_only (OpenCL C 1.2 6.6); read_write images are OpenCL 2.0.
+            let access = match access {
+                ArgAccess::None => ArgAccess::ReadOnly,
+                ArgAccess::ReadWrite => {
+                    fl.error(
+                        loc,
+                        format!("image argument '{name}' cannot be 'read_write' in OpenCL C 1.2"),
+                    );
+                    return None;
+                }
+                a => a,
+            };
+            let reg = fl.alloc(1);
+            fl.image_access.insert(reg.0, (name.clone(), access));
+            fl.declare(
+                &name,
+                Val::RegVar {
+                    reg,
+                    ty: ty.clone(),
+                    is_const: true,
+                    name: name.clone(),
+                    prov: Some(prov),
+                },
+            );
+            fl.reg_names
+                .push((reg, ir::ValTy::scalar(ir::Scalar::U64), name.clone()));
+            Some(KernelArg {
+                name,
+                type_name,
+                address: ArgAddress::Global,
+                access,
+                is_const: false,
+                is_restrict: false,
+                is_volatile: false,
+                is_pipe: false,
+                kind: ArgKind::Image {
+                    dim,
+                    write: access == ArgAccess::WriteOnly,
+                },
+                size: 8,
+                reg,
+            })
+        }
+        Type::Opaque("sampler_t") => {
+            let reg = fl.alloc(1);
+            fl.declare(
+                &name,
+                Val::RegVar {
+                    reg,
+                    ty: ty.clone(),
+                    is_const: true,
+                    name: name.clone(),
+                    prov: None,
+                },
+            );
+            fl.reg_names
+                .push((reg, ir::ValTy::scalar(ir::Scalar::U64), name.clone()));
+            Some(KernelArg {
+                name,
+                type_name,
+                address: ArgAddress::Private,
+                access,
+                is_const: prm.spec.quals.is_const,
+                is_restrict: false,
+                is_volatile: false,
+                is_pipe: false,
+                kind: ArgKind::Sampler,
+                size: 8,
                 reg,
             })
         }

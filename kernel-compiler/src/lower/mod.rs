@@ -10,6 +10,7 @@ mod builtins;
 mod check;
 mod expr;
 mod func;
+mod image;
 mod init;
 mod kernel;
 mod stmt;
@@ -34,6 +35,8 @@ pub(crate) type LResult<T> = Result<T, Reported>;
 pub(crate) enum Global {
     /// `__constant` data at `offset` in `Module::constant_data`.
     Constant { offset: u32, ty: Type },
+    /// A program-scope `const sampler_t` (or `__constant sampler_t`): its constant bit field.
+    Sampler { value: u32 },
     /// A channel or array of channels.
     Channel {
         id: ChannelId,
@@ -525,22 +528,6 @@ impl Program<'_> {
                 Type::int()
             }
         };
-        if let Type::Opaque(n) = t {
-            if n.starts_with("image") {
-                return Err(self.error(
-                    spec.loc,
-                    format!(
-                        "image type '{n}' is not supported: FPGA devices have no image support"
-                    ),
-                ));
-            }
-            if n == "sampler_t" {
-                return Err(self.error(
-                    spec.loc,
-                    "sampler type 'sampler_t' is not supported: FPGA devices have no image support",
-                ));
-            }
-        }
         Ok(t)
     }
 
@@ -994,6 +981,10 @@ impl Program<'_> {
             let Ok((t, space)) = self.declarator_type(base.clone(), &d.spec, decl, init_len) else {
                 continue;
             };
+            if matches!(t, Type::Opaque("sampler_t")) {
+                self.program_sampler(&name, id.init.as_ref(), decl.loc);
+                continue;
+            }
             match space {
                 Some(AddrSpace::Constant) => {
                     self.var_attrs_of(decl, &name);
@@ -1016,6 +1007,27 @@ impl Program<'_> {
                     );
                 }
             }
+        }
+    }
+
+    /// A program-scope sampler (`const sampler_t s = CLK_... | ...;`, OpenCL C 1.2 6.12.14.1):
+    /// a constant the kernels use as a value.
+    fn program_sampler(&mut self, name: &str, init: Option<&crate::ast::Init>, loc: Loc) {
+        let value = match init {
+            Some(crate::ast::Init::Expr(e)) => self.const_eval(e),
+            _ => None,
+        };
+        match value.map(|v| v.as_i128()) {
+            Some(v) if (0..=0xff).contains(&v) => {
+                self.globals.insert(
+                    name.to_string(),
+                    Global::Sampler { value: v as u32 },
+                );
+            }
+            _ => self.diags.error(
+                loc,
+                format!("program scope sampler '{name}' must be initialized with a constant sampler value (CLK_NORMALIZED_COORDS_* | CLK_ADDRESS_* | CLK_FILTER_*)"),
+            ),
         }
     }
 
@@ -1292,6 +1304,45 @@ pub(crate) fn builtin_constant(name: &str) -> Option<CVal> {
         "CLK_LOCAL_MEM_FENCE" => i(1),
         "CLK_GLOBAL_MEM_FENCE" => i(2),
         "CLK_CHANNEL_MEM_FENCE" => i(4),
+        // Sampler fields (the values of Khronos' opencl-c.h) and image formats (the host API's
+        // numbers, OpenCL C 1.2 6.12.14.5).
+        "CLK_NORMALIZED_COORDS_FALSE" => i(0),
+        "CLK_NORMALIZED_COORDS_TRUE" => i(1),
+        "CLK_ADDRESS_NONE" => i(0),
+        "CLK_ADDRESS_CLAMP_TO_EDGE" => i(2),
+        "CLK_ADDRESS_CLAMP" => i(4),
+        "CLK_ADDRESS_REPEAT" => i(6),
+        "CLK_ADDRESS_MIRRORED_REPEAT" => i(8),
+        "CLK_FILTER_NEAREST" => i(0x10),
+        "CLK_FILTER_LINEAR" => i(0x20),
+        "CLK_R" => i(0x10B0),
+        "CLK_A" => i(0x10B1),
+        "CLK_RG" => i(0x10B2),
+        "CLK_RA" => i(0x10B3),
+        "CLK_RGB" => i(0x10B4),
+        "CLK_RGBA" => i(0x10B5),
+        "CLK_BGRA" => i(0x10B6),
+        "CLK_ARGB" => i(0x10B7),
+        "CLK_INTENSITY" => i(0x10B8),
+        "CLK_LUMINANCE" => i(0x10B9),
+        "CLK_Rx" => i(0x10BA),
+        "CLK_RGx" => i(0x10BB),
+        "CLK_RGBx" => i(0x10BC),
+        "CLK_SNORM_INT8" => i(0x10D0),
+        "CLK_SNORM_INT16" => i(0x10D1),
+        "CLK_UNORM_INT8" => i(0x10D2),
+        "CLK_UNORM_INT16" => i(0x10D3),
+        "CLK_UNORM_SHORT_565" => i(0x10D4),
+        "CLK_UNORM_SHORT_555" => i(0x10D5),
+        "CLK_UNORM_INT_101010" => i(0x10D6),
+        "CLK_SIGNED_INT8" => i(0x10D7),
+        "CLK_SIGNED_INT16" => i(0x10D8),
+        "CLK_SIGNED_INT32" => i(0x10D9),
+        "CLK_UNSIGNED_INT8" => i(0x10DA),
+        "CLK_UNSIGNED_INT16" => i(0x10DB),
+        "CLK_UNSIGNED_INT32" => i(0x10DC),
+        "CLK_HALF_FLOAT" => i(0x10DD),
+        "CLK_FLOAT" => i(0x10DE),
         "true" => i(1),
         "false" => i(0),
         "NULL" => Some(CVal::Int(0, Scalar::I32)),

@@ -125,6 +125,30 @@ fn operands(i: &Inst) -> Vec<(Reg, u32)> {
             v.extend(args.iter().map(|(r, t)| (*r, l(t))));
             v
         }
+        Inst::ImageRead {
+            dst,
+            img,
+            sampler,
+            coord,
+            coord_ty,
+            ..
+        } => {
+            let mut v = vec![(*dst, 4), (*img, 1), (*coord, l(coord_ty))];
+            if let Some(s) = sampler {
+                v.push((*s, 1));
+            }
+            v
+        }
+        Inst::ImageWrite {
+            img,
+            coord,
+            coord_lanes,
+            src,
+            ..
+        } => vec![(*img, 1), (*coord, *coord_lanes as u32), (*src, 4)],
+        Inst::ImageQuery {
+            dst, img, lanes, ..
+        } => vec![(*dst, *lanes as u32), (*img, 1)],
     }
 }
 

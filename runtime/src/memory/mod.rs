@@ -1,10 +1,11 @@
-//! Memory objects: buffers, sub-buffers and pipes.
+//! Memory objects: buffers, sub-buffers, pipes and images (`image`: images and samplers).
 //!
 //! Buffer bytes live in an `fpgacl_device_model::DeviceMemory` shared by a buffer and its
 //! sub-buffers (a sub-buffer is a window `offset..offset+size` into its parent's storage).
 //! `CL_MEM_USE_HOST_PTR` buffers keep a device copy that is synchronised with the host memory
 //! when they are created, mapped and unmapped; every other buffer is mapped in place.
 
+pub mod image;
 pub mod ops;
 pub mod rect;
 
@@ -48,6 +49,9 @@ pub enum MemKind {
         packet_size: u32,
         max_packets: u32,
     },
+    /// An image (`image.rs`): the storage holds the device model's image header, then the
+    /// pixels; `offset` skips the header.
+    Image(image::ImageInfo),
 }
 
 /// One active mapping (`clEnqueueMapBuffer` not yet unmapped).
@@ -92,7 +96,7 @@ impl std::fmt::Debug for Mem {
     }
 }
 
-fn check_flags(flags: cl_mem_flags) -> CLResult<()> {
+pub(crate) fn check_flags(flags: cl_mem_flags) -> CLResult<()> {
     if flags & !VALID_BUFFER_FLAGS != 0
         || (flags & ACCESS).count_ones() > 1
         || (flags & HOST_ACCESS).count_ones() > 1
@@ -345,10 +349,10 @@ impl Mem {
     /// `clGetMemObjectInfo` (without the reference count).
     pub fn info(&self, param: cl_mem_info) -> CLResult<InfoValue> {
         Ok(match param {
-            CL_MEM_TYPE => InfoValue::uint(if self.is_pipe() {
-                CL_MEM_OBJECT_PIPE
-            } else {
-                CL_MEM_OBJECT_BUFFER
+            CL_MEM_TYPE => InfoValue::uint(match &self.kind {
+                MemKind::Pipe { .. } => CL_MEM_OBJECT_PIPE,
+                MemKind::Image(i) => i.header.kind,
+                _ => CL_MEM_OBJECT_BUFFER,
             }),
             CL_MEM_FLAGS => InfoValue::ulong(self.flags),
             CL_MEM_SIZE => InfoValue::size(self.size),

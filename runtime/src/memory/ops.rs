@@ -19,7 +19,7 @@ fn same_context(q: &Queue, m: &Mem) -> CLResult<()> {
 }
 
 fn buffer_of(m: &Mem) -> CLResult<()> {
-    check(!m.is_pipe(), CL_INVALID_MEM_OBJECT)
+    check(!m.is_pipe() && m.image().is_none(), CL_INVALID_MEM_OBJECT)
 }
 
 fn in_bounds(m: &Mem, offset: usize, size: usize) -> CLResult<()> {
@@ -33,14 +33,14 @@ fn in_bounds(m: &Mem, offset: usize, size: usize) -> CLResult<()> {
 pub const HOST_TRANSFER_LATENCY_NS: u64 = 2_000;
 
 /// Emulated duration of moving `bytes` between host and device over the board's host link.
-fn host_transfer_ns(q: &Queue, bytes: usize) -> u64 {
+pub(crate) fn host_transfer_ns(q: &Queue, bytes: usize) -> u64 {
     let mbps = q.device.board.pcie_bandwidth_mbps.max(1.0);
     HOST_TRANSFER_LATENCY_NS + (bytes as f64 * 1000.0 / mbps).round() as u64
 }
 
 /// Emulated duration of moving `bytes` through device global memory (a copy moves each byte
 /// twice: read and write).
-fn device_move_ns(q: &Queue, bytes: usize) -> u64 {
+pub(crate) fn device_move_ns(q: &Queue, bytes: usize) -> u64 {
     let mbps = q.device.board.global_bandwidth_mbps().max(1.0);
     (bytes as f64 * 1000.0 / mbps).round() as u64
 }
@@ -54,7 +54,7 @@ pub fn finish_blocking(ev: Arc<Event>, blocking: bool) -> CLResult<Arc<Event>> {
 }
 
 /// Copies `len` bytes of a buffer at `offset` to host address `dst`.
-fn copy_out(m: &Mem, offset: usize, dst: usize, len: usize) -> CLResult<()> {
+pub(crate) fn copy_out(m: &Mem, offset: usize, dst: usize, len: usize) -> CLResult<()> {
     let (s, base) = m.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
     // SAFETY: the host guarantees `dst` points to `len` writable bytes while the command runs.
     let out = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, len) };
@@ -62,7 +62,7 @@ fn copy_out(m: &Mem, offset: usize, dst: usize, len: usize) -> CLResult<()> {
 }
 
 /// Copies `len` bytes from host address `src` into a buffer at `offset`.
-fn copy_in(m: &Mem, offset: usize, src: usize, len: usize) -> CLResult<()> {
+pub(crate) fn copy_in(m: &Mem, offset: usize, src: usize, len: usize) -> CLResult<()> {
     let (s, base) = m.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
     // SAFETY: the host guarantees `src` points to `len` readable bytes while the command runs.
     let input = unsafe { std::slice::from_raw_parts(src as *const u8, len) };
@@ -440,7 +440,7 @@ pub fn unmap(
     wait: &[Arc<Event>],
 ) -> CLResult<Arc<Event>> {
     same_context(q, m)?;
-    buffer_of(m)?;
+    check(!m.is_pipe(), CL_INVALID_MEM_OBJECT)?;
     q.check_wait_list(wait)?;
     let map = m.take_mapping(ptr).ok_or(CL_INVALID_VALUE)?;
     let mem = m.clone();

@@ -113,6 +113,20 @@ impl Kernel {
         value: Option<&[u8]>,
         resolve_mem: &dyn Fn(usize) -> CLResult<Arc<Mem>>,
     ) -> CLResult<()> {
+        self.set_arg_with(index, size, value, resolve_mem, &|_| {
+            Err(CL_INVALID_SAMPLER)
+        })
+    }
+
+    /// `clSetKernelArg` with a resolver of `cl_sampler` handles for `sampler_t` arguments.
+    pub fn set_arg_with(
+        &self,
+        index: u32,
+        size: usize,
+        value: Option<&[u8]>,
+        resolve_mem: &dyn Fn(usize) -> CLResult<Arc<Mem>>,
+        resolve_sampler: &dyn Fn(usize) -> CLResult<Arc<crate::memory::image::Sampler>>,
+    ) -> CLResult<()> {
         let f = self.function();
         let arg = f.args.get(index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
         let v = match &arg.kind {
@@ -123,7 +137,7 @@ impl Kernel {
                     SetArg::Buffer(None)
                 } else {
                     let m = resolve_mem(h)?;
-                    check(!m.is_pipe(), CL_INVALID_MEM_OBJECT)?;
+                    check(!m.is_pipe() && m.image().is_none(), CL_INVALID_MEM_OBJECT)?;
                     check(
                         Arc::ptr_eq(&m.context, &self.program.context),
                         CL_INVALID_MEM_OBJECT,
@@ -150,6 +164,34 @@ impl Kernel {
                     check(have == *packet_size, CL_INVALID_ARG_VALUE)?;
                 }
                 SetArg::Pipe(Arc::downgrade(&m))
+            }
+            ArgKind::Image { dim, .. } => {
+                check(size == MEM_ARG_SIZE, CL_INVALID_ARG_SIZE)?;
+                let h = value.map(read_usize).unwrap_or(0);
+                check(h != 0, CL_INVALID_ARG_VALUE)?;
+                let m = resolve_mem(h)?;
+                check(
+                    Arc::ptr_eq(&m.context, &self.program.context),
+                    CL_INVALID_MEM_OBJECT,
+                )?;
+                let img = m.image().ok_or(CL_INVALID_MEM_OBJECT)?;
+                // An image of another type than the argument's.
+                check(
+                    img.header.kind == dim.mem_object_type(),
+                    CL_INVALID_ARG_VALUE,
+                )?;
+                SetArg::Buffer(Some(Arc::downgrade(&m)))
+            }
+            ArgKind::Sampler => {
+                check(size == MEM_ARG_SIZE, CL_INVALID_ARG_SIZE)?;
+                let h = value.map(read_usize).unwrap_or(0);
+                check(h != 0, CL_INVALID_SAMPLER)?;
+                let s = resolve_sampler(h)?;
+                check(
+                    Arc::ptr_eq(&s.context, &self.program.context),
+                    CL_INVALID_SAMPLER,
+                )?;
+                SetArg::Bytes(s.bits().to_le_bytes().to_vec())
             }
             ArgKind::Value { .. } | ArgKind::ByValue { .. } => {
                 check(size == arg.size as usize, CL_INVALID_ARG_SIZE)?;

@@ -221,6 +221,18 @@ fn binding(v: &ArgValue) -> ArgBinding {
             offset: 0,
             len: 0,
         },
+        ArgValue::Buffer(Some(m)) if m.image().is_some() => match m.image_storage() {
+            Some(s) => ArgBinding::Buffer {
+                mem: Some(s.clone()),
+                offset: 0,
+                len: s.len(),
+            },
+            None => ArgBinding::Buffer {
+                mem: None,
+                offset: 0,
+                len: 0,
+            },
+        },
         ArgValue::Buffer(Some(m)) => match m.storage() {
             Some((s, off)) => ArgBinding::Buffer {
                 mem: Some(s.clone()),
