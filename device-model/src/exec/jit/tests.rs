@@ -93,6 +93,17 @@ fn what_is_not_compiled_says_why() {
 }
 
 #[test]
+fn image_kernels_run_on_the_interpreter() {
+    let m = module(
+        "__kernel void k(__read_only image2d_t img, __global float4 *o) {\n\
+         o[0] = read_imagef(img, (int2)(0, 0)); }\n",
+    );
+    let k = decode(&m, &m.kernels[0]).unwrap();
+    let why = compile(&k, &m, &m.kernels[0]).unwrap_err();
+    assert!(why.contains("image"), "{why}");
+}
+
+#[test]
 fn the_backend_defaults_to_the_interpreter() {
     // FPGACL_BACKEND is not set by the test harness.
     if std::env::var_os("FPGACL_BACKEND").is_none() {

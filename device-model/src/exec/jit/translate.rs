@@ -40,6 +40,7 @@ pub fn unsupported(code: &Code) -> Option<String> {
             Op::FifoRead(_) | Op::FifoWrite(_) => return Some("channels or pipes".into()),
             Op::Barrier(_) | Op::WaitEvents => return Some("barriers".into()),
             Op::AsyncCopy(_) => return Some("async_work_group_copy".into()),
+            Op::Image(_) => return Some("image reads and writes".into()),
             _ => {}
         }
     }
@@ -1455,6 +1456,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             | Op::FifoWrite(_)
             | Op::Barrier(_)
             | Op::AsyncCopy(_)
+            | Op::Image(_)
             | Op::WaitEvents => return Err(format!("op {op:?} is not compiled")),
         }
         Ok(())
