@@ -36,6 +36,12 @@ pub enum Scenario {
     StallSource,
     /// High stall with low occupancy: stalls while little work arrives.
     StallLowOccupancy,
+    /// A channel/pipe read that stalls most of its cycles: the channel is empty, it waits for
+    /// its writer (starved, not slow).
+    Starved,
+    /// A channel/pipe write that stalls most of its cycles: the channel is full, it waits for
+    /// its reader (back-pressure).
+    BackPressure,
     /// Low stall and low occupancy while another access of the kernel stalls.
     Victim,
     /// Low occupancy without stalls (loop structure, small work-groups).
@@ -62,12 +68,21 @@ pub fn diagnose(
 ) -> Vec<(Scenario, Finding)> {
     let mut out = Vec::new();
     let Some(c) = counters.get(site).copied().flatten() else {
+        let kernel = &data.site(site).kernel;
+        let autorun = data.captures.iter().any(|c| &c.kernel == kernel);
         out.push((
             Scenario::NoData,
             Finding {
-                headline: "No counters for this access in this view (kernel not run, or \
-                           recorded without counters)."
-                    .into(),
+                headline: if autorun {
+                    "No counters in this view: an autorun kernel's counters are shown on \
+                     their own (Autorun Captures tab, `t` for all captures), never averaged \
+                     with enqueued runs."
+                        .into()
+                } else {
+                    "No counters for this access in this view (kernel not run, or \
+                     recorded without counters)."
+                        .into()
+                },
                 remedies: vec![],
             },
         ));
@@ -81,7 +96,27 @@ pub fn diagnose(
 
     if stall >= HIGH_STALL_PCT {
         let source = stall + occ >= SOURCE_SUM_PCT;
-        let (scenario, mut headline) = if source {
+        let (scenario, mut headline) = if stream && s.kind.is_read() {
+            // A stalled channel read waits for data: its writer is the slower side (or runs
+            // at other times), whatever the stall + occupancy sum says.
+            (
+                Scenario::Starved,
+                format!(
+                    "Starved: this {} stalls {stall:.0}% of its cycles waiting for data (the \
+                     channel is empty); it could take more than it gets.",
+                    s.kind.as_str()
+                ),
+            )
+        } else if stream {
+            (
+                Scenario::BackPressure,
+                format!(
+                    "Back-pressure: this {} stalls {stall:.0}% of its cycles waiting for room \
+                     (the channel is full); its reader takes data more slowly than it comes.",
+                    s.kind.as_str()
+                ),
+            )
+        } else if source {
             (
                 Scenario::StallSource,
                 format!(
@@ -113,10 +148,17 @@ pub fn diagnose(
                          {pa:.0}%{}.",
                         loc.kernel,
                         loc.line,
-                        if po < LOW_OCCUPANCY_PCT {
-                            ": it is the slow side"
-                        } else {
-                            ""
+                        match (po < LOW_OCCUPANCY_PCT, s.kind.is_read()) {
+                            (true, _) => ": it is the slow side",
+                            (false, true) => {
+                                " while it runs: it supplies data only part of the time this \
+                                 side runs (e.g. an autorun reader between enqueued writer \
+                                 runs), or more slowly than this side could take it"
+                            }
+                            (false, false) => {
+                                " while it runs: it takes data only part of the time this side \
+                                 runs, or more slowly than this side could give it"
+                            }
                         }
                     ));
                     break;

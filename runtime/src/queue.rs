@@ -117,13 +117,13 @@ impl Command {
         if kernel {
             queue.running_kernels.fetch_add(1, Ordering::SeqCst);
         }
-        // Emulated START: after submission and after every dependency's emulated END;
-        // kernel starts only move forward on a device (channels keep element times).
+        // Emulated START, on the device timeline only: at submission (the host's position
+        // when it enqueued, or later) and after every dependency's emulated END (the previous
+        // command of an in-order queue, the wait list, a barrier). Never a wall-clock time, and
+        // not the order in which worker threads get here: the same commands get the same
+        // START whatever the host's load (`clock.rs`).
         let submit = self.event.times()[1];
-        let mut start = submit.max(self.deps_end.load(Ordering::SeqCst));
-        if kernel {
-            start = start.max(queue.device.kernel_start.fetch_max(start, Ordering::SeqCst));
-        }
+        let start = submit.max(self.deps_end.load(Ordering::SeqCst));
         COMMAND_START.with(|c| c.set(start));
         COMMAND_DURATION.with(|c| c.set(0));
         self.event.set_status_at(CL_RUNNING, Some(start));
