@@ -59,6 +59,15 @@ thread_local! {
     static COMMAND_DURATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// Kernel commands running now, over every queue of the process (the `fpgacl profile`
+/// progress line shows it).
+static RUNNING_KERNELS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many enqueued kernels are running now (all queues).
+pub fn running_kernels() -> usize {
+    RUNNING_KERNELS.load(Ordering::Relaxed)
+}
+
 /// Emulated START (ns) of the command running on the calling worker thread.
 pub fn command_start_ns() -> u64 {
     COMMAND_START.with(|c| c.get())
@@ -116,6 +125,7 @@ impl Command {
         let kernel = self.is_kernel();
         if kernel {
             queue.running_kernels.fetch_add(1, Ordering::SeqCst);
+            RUNNING_KERNELS.fetch_add(1, Ordering::Relaxed);
         }
         // Emulated START, on the device timeline only: at submission (the host's position
         // when it enqueued, or later) and after every dependency's emulated END (the previous
@@ -139,6 +149,7 @@ impl Command {
         };
         if kernel {
             queue.running_kernels.fetch_sub(1, Ordering::SeqCst);
+            RUNNING_KERNELS.fetch_sub(1, Ordering::Relaxed);
         }
         let end = start + COMMAND_DURATION.with(|c| c.get());
         let status = match result {

@@ -57,6 +57,9 @@ pub fn open_once(board: &Board) -> Option<&'static Session> {
             }
             match Session::create(config, board) {
                 Ok(s) => {
+                    if let Some(path) = std::env::var_os("FPGACL_PROGRESS_FILE") {
+                        start_progress_file(path.into());
+                    }
                     extern "C" fn at_exit() {
                         flush_at_exit();
                     }
@@ -93,11 +96,48 @@ struct Order {
     since: Option<Instant>,
 }
 
+/// The status `fpgacl profile` shows while the host runs, one `name=value` a line: kernels
+/// running now, and the host's own time so far (ns: wall time outside waits and enqueue
+/// calls, `clock::virtual_now_ns`; never part of the device timeline).
+pub fn progress_text() -> String {
+    format!(
+        "running_kernels={}\nhost_time_ns={}\n",
+        crate::queue::running_kernels(),
+        crate::clock::virtual_now_ns()
+    )
+}
+
+/// `FPGACL_PROGRESS_FILE` (set by `fpgacl profile`): a thread rewrites the file with
+/// [`progress_text`] every 100 ms (written aside and renamed, so a reader sees whole files).
+fn start_progress_file(path: std::path::PathBuf) {
+    let _ = PROGRESS_FILE.set(path.clone());
+    write_progress(&path);
+    let write = write_progress;
+    let _ = std::thread::Builder::new()
+        .name("fpgacl-progress".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(100));
+            write(&path);
+        });
+}
+
+static PROGRESS_FILE: OnceLock<std::path::PathBuf> = OnceLock::new();
+
+fn write_progress(path: &std::path::Path) {
+    let tmp = path.with_extension("tmp");
+    if std::fs::write(&tmp, progress_text()).is_ok() {
+        let _ = std::fs::rename(&tmp, path);
+    }
+}
+
 /// Writes every frame still held back (the host's process exits): numbers whose command never
-/// ended are skipped.
+/// ended are skipped. Also writes the progress file a last time (the host's own time).
 pub fn flush_at_exit() {
     if let Some(s) = current() {
         s.flush_held();
+    }
+    if let Some(p) = PROGRESS_FILE.get() {
+        write_progress(p);
     }
 }
 
