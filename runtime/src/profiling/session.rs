@@ -13,9 +13,10 @@
 //! `clEnqueue*`, the extension call), and its frames are written once every earlier number
 //! has been written ([`Session::reserve`], [`Session::write_in_order`]). So the same host
 //! program writes the same bytes (apart from the header's date, pid and command line),
-//! whatever the threads' speed. A number whose command never ends holds the later frames
-//! back for at most [`HOLD`] of wall time (then they are written and the late frame follows
-//! when it comes), and at the process's exit ([`flush_at_exit`]). Snapshots of running kernels
+//! whatever the threads' speed. A number whose command does not end holds the later frames
+//! back for about [`HOLD`] of wall time (then they are written and the late frame follows
+//! when it comes; a thread checks every HOLD / 4), and at the process's exit
+//! ([`flush_at_exit`]) everything held is written. Snapshots of running kernels
 //! are written at once, before their run's record (their counts depend on when the host
 //! looks, so a profile with snapshots is not reproducible byte for byte anyway).
 
@@ -65,6 +66,16 @@ pub fn open_once(board: &Board) -> Option<&'static Session> {
                     }
                     // SAFETY: registers a plain function without arguments, as atexit wants.
                     unsafe { libc::atexit(at_exit) };
+                    // Frames held back for a command that does not end are written after
+                    // HOLD even when no later frame comes to push them out.
+                    let _ = std::thread::Builder::new()
+                        .name("fpgacl-profile-order".into())
+                        .spawn(|| loop {
+                            std::thread::sleep(HOLD / 4);
+                            if let Some(s) = current() {
+                                s.release_due();
+                            }
+                        });
                     Some(s)
                 }
                 Err(msg) => {
@@ -341,6 +352,14 @@ impl Session {
             }
             o.next = first;
             o.since = None;
+        }
+    }
+
+    /// Writes the held frames whose wait has reached [`HOLD`].
+    pub fn release_due(&self) {
+        let mut o = self.order.lock();
+        if !o.held.is_empty() {
+            self.release(&mut o, false);
         }
     }
 
