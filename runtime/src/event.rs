@@ -219,6 +219,10 @@ impl Event {
             }
             st.status = status;
             if status <= CL_COMPLETE {
+                if let Some(q) = &self.queue {
+                    q.last_end
+                        .fetch_max(st.times[T_END], std::sync::atomic::Ordering::SeqCst);
+                }
                 if let Some(h) = st.end_hook.take() {
                     h(status, st.times);
                 }

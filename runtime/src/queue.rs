@@ -192,6 +192,9 @@ pub struct Queue {
     workers: AtomicUsize,
     /// Kernel commands running on this queue's workers.
     running_kernels: AtomicUsize,
+    /// Latest emulated END of the queue's commands that ended (`clFinish` moves the host's
+    /// position there, also for commands whose events were already released).
+    pub(crate) last_end: AtomicU64,
 }
 
 /// Most worker threads an out-of-order queue starts.
@@ -258,6 +261,7 @@ impl Queue {
             stats: Arc::new(WorkerStats::default()),
             workers: AtomicUsize::new(0),
             running_kernels: AtomicUsize::new(0),
+            last_end: AtomicU64::new(0),
         });
         q.add_worker()?;
         Ok(q)
@@ -347,7 +351,13 @@ impl Queue {
             event: event.clone(),
             remaining: AtomicUsize::new(wait.len() + order_deps.len() + 1),
             dep_failed: AtomicBool::new(false),
-            deps_end: AtomicU64::new(0),
+            // In order, every command that ended before (its event perhaps already released,
+            // so not in `order_deps`) comes before this one.
+            deps_end: AtomicU64::new(if self.out_of_order() {
+                0
+            } else {
+                self.last_end.load(Ordering::SeqCst)
+            }),
             work: Mutex::new(work),
         });
         let deps = wait.iter().map(|e| (e, true));
@@ -402,6 +412,10 @@ impl Queue {
         for e in pending {
             e.wait();
         }
+        // Every command enqueued so far has ended: the host has seen the latest END of the
+        // queue, whether or not it kept the commands' events (fills, writes without an
+        // event are released as soon as they end).
+        crate::clock::host_waited_until(self.last_end.load(Ordering::SeqCst));
         Ok(())
     }
 
