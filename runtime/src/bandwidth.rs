@@ -15,7 +15,8 @@
 //! segments of the Final runs, and its end E becomes final only when nothing unknown can still
 //! start before E:
 //! 1. no Running run started before E (its demand is unknown), unless every running kernel of
-//!    the device is blocked on a channel, pipe or host pipe and nothing moved over a sample
+//!    the device is blocked on a channel, pipe or host pipe (by state: every execution, autorun
+//!    ones too, parked on a FIFO nothing changed since, or idle) and nothing moved over a sample
 //!    interval (then they wait for the host or for a kernel not started yet; waiting for them
 //!    could deadlock a host that waits for X before feeding them);
 //! 2. no Enqueued launch is about to start (`CL_SUBMITTED`), no transfer runs (the device's
@@ -563,9 +564,14 @@ impl Ledger {
             })
             .collect();
         let enqueued: Vec<_> = report.enqueued().collect();
+        // Blocked by state, not by elapsed time: every execution of the device (autorun
+        // instances too) is parked on a FIFO nothing changed since, or idle
+        // (`Activity::quiescence`). A partner that is only slow (an autorun kernel between two
+        // elements, a thread the OS has not run for a while on a loaded machine) is not blocked.
         let all_blocked = !running.is_empty()
             && enqueued.len() == running.len()
-            && enqueued.iter().all(|k| k.blocked.is_some());
+            && enqueued.iter().all(|k| k.blocked.is_some())
+            && dev.activity.quiescence().is_some();
         let overlapping = running.iter().any(|&s| s < end);
         let c1 = all_blocked || !overlapping;
         let c2 = !st.any_about_to_start() && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
