@@ -8,8 +8,11 @@
 //! `ACL_PROFILE_START_CYCLE`/`ACL_PROFILE_STOP_CYCLE`. The host's exit status is passed
 //! through (128 + signal number when it was killed by a signal).
 //!
-//! While the host runs, a progress line on stderr (when stderr is a terminal) follows the
-//! profile as it grows ([`crate::progress`]). Ctrl-C stops the host; fpgacl stays, says so and
+//! While the host runs, a progress line on stderr (when stderr is a terminal, or always with
+//! `FPGACL_PROGRESS=1`; never with `FPGACL_PROGRESS=0`) follows the profile as it grows and
+//! the runtime's status file (`FPGACL_PROGRESS_FILE`: kernels running, the host's own time)
+//! ([`crate::progress`]). The host's own time is printed after it ends, apart from the
+//! emulated (device) time. Ctrl-C stops the host; fpgacl stays, says so and
 //! summarises the records that completed before the interrupt (the runtime hands each record
 //! to the OS as it completes).
 
@@ -96,11 +99,20 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
     let started_ns = started
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
+    let status_file = std::env::temp_dir().join(format!(
+        "fpgacl-status-{}-{started_ns}.txt",
+        std::process::id()
+    ));
+    cmd.env("FPGACL_PROGRESS_FILE", &status_file);
     // Ctrl-C reaches the host and fpgacl alike: fpgacl stays to say what the profile holds.
     let interrupted = Arc::new(AtomicUsize::new(0));
     let sigint =
         signal_hook::flag::register_usize(signal_hook::consts::SIGINT, interrupted.clone(), 1).ok();
-    let result = wait_for_host(&mut cmd, &output, started_ns, &interrupted);
+    let result = wait_for_host(&mut cmd, &output, &status_file, started_ns, &interrupted);
+    let mut status_seen = crate::progress::Seen::default();
+    crate::progress::read_status(&status_file, &mut status_seen);
+    let _ = std::fs::remove_file(&status_file);
+    let _ = std::fs::remove_file(status_file.with_extension("tmp"));
     if let Some(id) = sigint {
         signal_hook::low_level::unregister(id);
     }
@@ -117,6 +129,13 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
         crate::err(&format!("fpgacl: {program} was killed by a signal\n"));
     }
     crate::err(&describe_output(&output, started, args.quiet));
+    if let (Some(ns), false) = (status_seen.host_time_ns, args.quiet) {
+        crate::err(&format!(
+            "  host program's own time: {} (outside waits and OpenCL calls; not on the device \
+             timeline, not in the profile; varies from run to run)\n",
+            duration(ns)
+        ));
+    }
     Ok(ExitCode::from(code.unwrap_or_else(|| signal_code(&status))))
 }
 
@@ -126,14 +145,18 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
 fn wait_for_host(
     cmd: &mut Command,
     output: &Path,
+    status_file: &Path,
     started_ns: u64,
     interrupted: &AtomicUsize,
 ) -> std::io::Result<std::process::ExitStatus> {
     use std::io::IsTerminal;
     let mut child = cmd.spawn()?;
-    let mut progress = std::io::stderr()
-        .is_terminal()
-        .then(|| crate::progress::Progress::new(output, started_ns));
+    let on = match std::env::var("FPGACL_PROGRESS").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => std::io::stderr().is_terminal(),
+    };
+    let mut progress = on.then(|| crate::progress::Progress::new(output, status_file, started_ns));
     let mut interrupt_seen: Option<Instant> = None;
     let mut forwarded = false;
     let status = loop {

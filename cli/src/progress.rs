@@ -27,6 +27,31 @@ pub struct Seen {
     pub last_kernel: Option<String>,
     /// Bytes of whole frames read.
     pub bytes: u64,
+    /// Enqueued kernels running now, from the runtime's progress file (`None` until read).
+    pub running_kernels: Option<u64>,
+    /// The host program's own time so far (ns, outside waits and enqueue calls), from the
+    /// runtime's progress file: measured apart from the device timeline.
+    pub host_time_ns: Option<u64>,
+}
+
+/// Reads the runtime's progress file (`FPGACL_PROGRESS_FILE`: `name=value` lines) into `seen`.
+pub fn read_status(path: &Path, seen: &mut Seen) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
+    for line in text.lines() {
+        let Some((k, v)) = line.split_once('=') else {
+            continue;
+        };
+        let Ok(v) = v.trim().parse::<u64>() else {
+            continue;
+        };
+        match k {
+            "running_kernels" => seen.running_kernels = Some(v),
+            "host_time_ns" => seen.host_time_ns = Some(v),
+            _ => {}
+        }
+    }
 }
 
 /// Reads a growing `profile.mon` a piece at a time.
@@ -59,6 +84,11 @@ impl Follower {
         &self.seen
     }
 
+    /// What has been read so far, to add the runtime's status to.
+    pub fn seen_mut(&mut self) -> &mut Seen {
+        &mut self.seen
+    }
+
     /// Reads whatever whole frames were appended since the last call. Never fails: a file
     /// that is missing, shorter than before, or corrupt just shows no (new) progress.
     pub fn poll(&mut self) {
@@ -67,8 +97,11 @@ impl Follower {
         };
         let len = f.metadata().map_or(0, |m| m.len());
         if len < self.offset {
-            // Re-created: start over.
+            // Re-created: start over (keeping the runtime's status).
+            let seen = std::mem::take(&mut self.seen);
             *self = Follower::new(&self.path, self.not_before_ns);
+            self.seen.running_kernels = seen.running_kernels;
+            self.seen.host_time_ns = seen.host_time_ns;
         }
         if self.offset == 0 {
             self.offset = PREFIX_LEN as u64;
@@ -168,17 +201,19 @@ impl indicatif::TermLike for Narrow {
     }
 }
 
-/// The progress line: a spinner, the wall time, kernel runs done, the emulated time reached
-/// and the last kernel that finished.
+/// The progress line: a spinner, the wall time, kernels running, kernel runs done, the
+/// emulated time reached and the last kernel that finished.
 pub struct Progress {
     bar: indicatif::ProgressBar,
     follower: Follower,
+    status: PathBuf,
     last_poll: Option<Instant>,
 }
 
 impl Progress {
-    /// A progress line on stderr for the profile at `path`.
-    pub fn new(path: &Path, not_before_ns: u64) -> Self {
+    /// A progress line on stderr for the profile at `path`, with the runtime's status file
+    /// `status` (kernels running).
+    pub fn new(path: &Path, status: &Path, not_before_ns: u64) -> Self {
         let bar = indicatif::ProgressBar::with_draw_target(
             None,
             indicatif::ProgressDrawTarget::term_like(Box::new(Narrow(console::Term::stderr()))),
@@ -191,6 +226,7 @@ impl Progress {
         let p = Progress {
             bar,
             follower: Follower::new(path, not_before_ns),
+            status: status.to_path_buf(),
             last_poll: None,
         };
         p.bar.set_message(message(p.follower.seen()));
@@ -207,6 +243,7 @@ impl Progress {
         }
         self.last_poll = Some(Instant::now());
         self.follower.poll();
+        read_status(&self.status, self.follower.seen_mut());
         self.bar.set_message(message(self.follower.seen()));
     }
 
@@ -218,11 +255,15 @@ impl Progress {
 
 /// The line's text, escaped for the terminal (kernel names come from the profile).
 pub fn message(s: &Seen) -> String {
-    let mut m = format!(
-        "running the host: {} kernel run(s) done, emulated time {}",
+    let mut m = String::from("running the host: ");
+    if let Some(r) = s.running_kernels {
+        m.push_str(&format!("{r} kernel(s) running, "));
+    }
+    m.push_str(&format!(
+        "{} kernel run(s) done, emulated time {}",
         s.runs,
         crate::profile::duration(s.emulated_ns)
-    );
+    ));
     if s.transfers > 0 {
         m.push_str(&format!(", {} transfer(s)", s.transfers));
     }
@@ -300,8 +341,30 @@ mod tests {
             ..Seen::default()
         };
         let m = message(&s);
+        assert!(!m.contains("running,"), "no status read yet: {m}");
         assert!(m.contains("3 kernel run(s) done"), "{m}");
         assert!(m.contains("emulated time 2.000 ms"), "{m}");
         assert!(!m.chars().any(char::is_control), "{m}");
+    }
+
+    #[test]
+    fn the_runtime_status_gives_the_kernels_running() {
+        let dir = std::env::temp_dir().join(format!("fpgacl-status-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("status");
+        let mut s = Seen::default();
+        read_status(&path, &mut s);
+        assert_eq!(s.running_kernels, None, "no file yet");
+        std::fs::write(&path, "running_kernels=2\nhost_time_ns=1500\nbad\nx=y\n").unwrap();
+        read_status(&path, &mut s);
+        assert_eq!(s.running_kernels, Some(2));
+        assert_eq!(s.host_time_ns, Some(1500));
+        s.runs = 7;
+        let m = message(&s);
+        assert!(
+            m.starts_with("running the host: 2 kernel(s) running, 7 kernel run(s) done"),
+            "{m}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

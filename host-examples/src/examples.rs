@@ -229,6 +229,15 @@ pub const EXAMPLES: &[Example] = &[
                       with and without clear-after-readback (captures in profile.mon)",
     },
     Example {
+        name: "determinism",
+        source: "determinism.c",
+        kernels: &["determinism.cl"],
+        needs_kernels: true,
+        description: "producer -> autorun scaler -> consumer over channels, a single \
+                      work-item and an NDRange kernel, DET_ROUNDS rounds; prints every \
+                      event's profiling timestamps (issue 16's determinism design)",
+    },
+    Example {
         name: "profile_snapshot",
         source: "profile_snapshot.c",
         kernels: &["profile_snapshot.cl"],

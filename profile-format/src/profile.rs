@@ -117,6 +117,13 @@ impl Profile {
         span
     }
 
+    /// The profile's emulated time: from the session's start (device time 0 of the records)
+    /// to the latest END, capture or snapshot on the device timeline; 0 without records. The
+    /// report header's "Emulated time" and JSON `total_time_ns` are this figure.
+    pub fn emulated_time_ns(&self) -> u64 {
+        self.time_span_ns().map_or(0, |(_, end)| end)
+    }
+
     /// Counters of every site of `kernel` in `program`, summed over all finished runs of that
     /// kernel (the profiler's overall view), sorted by site id. Sites with no counters in any
     /// run are absent.

@@ -560,7 +560,9 @@ impl App {
     fn back_to_average(&mut self, return_to_origin: bool) {
         if self.source.scope != Scope::Average {
             self.set_scope(Scope::Average);
-            self.message = Some("showing the average of all runs and captures".into());
+            self.message = Some(
+                "showing the average of the enqueued runs (autorun captures: Autorun tab)".into(),
+            );
             if return_to_origin {
                 if let Some(t) = self.source.return_tab.take() {
                     self.goto_tab(t);
@@ -846,6 +848,16 @@ impl App {
                         (cap.program, cap.kernel.clone())
                     };
                     self.open_source(program, &kernel, Scope::Capture(c));
+                }
+            }
+            KeyCode::Char('t') => {
+                // Every capture of the session summed: the autorun kernels on their own.
+                if let Some(c) = self.autorun_capture() {
+                    let (program, kernel) = {
+                        let cap = &self.data.captures[c];
+                        (cap.program, cap.kernel.clone())
+                    };
+                    self.open_source(program, &kernel, Scope::Autorun);
                 }
             }
             _ => {}

@@ -16,8 +16,12 @@ const PARALLEL_INDEX_RECORDS: usize = 50_000;
 /// Which counters the Source Code view shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
-    /// All finished runs and all autorun captures, summed (the profiler's overall average).
+    /// All finished enqueued kernel runs, summed (the profiler's overall average). Autorun
+    /// captures are not in it: they are shown on their own ([`Scope::Autorun`]).
     Average,
+    /// Every autorun capture, summed over the session (per compute unit: the captures that
+    /// cleared the counters and the last one).
+    Autorun,
     /// One kernel run: index into [`ReportData::runs`].
     Run(usize),
     /// One autorun capture: index into [`ReportData::captures`].
@@ -119,14 +123,17 @@ pub struct ReportData {
     pub sites: Vec<SiteRef>,
     /// Autorun capture table rows, by device then kernel then compute unit.
     pub capture_groups: Vec<CaptureGroup>,
-    /// Counters of each site summed over all runs and capture windows (indexed like `sites`;
-    /// cumulative captures, taken without clearing, are not counted twice).
+    /// Counters of each site summed over all enqueued kernel runs (indexed like `sites`).
     pub average: Vec<Option<SiteCounters>>,
+    /// Counters per site summed over the autorun capture windows ([`Scope::Autorun`];
+    /// cumulative captures, taken without clearing, are not counted twice).
+    pub autorun: Vec<Option<SiteCounters>>,
     /// Number of runs with counters (the "average of N runs" label).
     pub runs_with_counters: usize,
     /// The timeline lanes of the Kernel Execution tab.
     pub timeline: TimelineIndex,
-    /// Latest end time of any record, in ns since host start.
+    /// The emulated time: latest end of any record on the device timeline, ns since the
+    /// session started (`Profile::emulated_time_ns`, JSON `total_time_ns`).
     pub total_ns: u64,
     /// Per program (index), sorted (site id, global site index) pairs.
     site_lookup: Vec<Vec<(u32, usize)>>,
@@ -310,6 +317,7 @@ impl ReportData {
             sites,
             capture_groups: Vec::new(),
             average: Vec::new(),
+            autorun: Vec::new(),
             runs_with_counters: 0,
             timeline: TimelineIndex::default(),
             total_ns: 0,
@@ -325,7 +333,7 @@ impl ReportData {
                 d.lane_label(p, k)
             })
         };
-        let ((average, runs_with_counters, total), timeline) =
+        let ((average, autorun, runs_with_counters, total), timeline) =
             if data.profile.records.len() >= PARALLEL_INDEX_RECORDS {
                 std::thread::scope(|s| {
                     let d = &data;
@@ -338,6 +346,7 @@ impl ReportData {
                 (data.aggregate(), build_timeline(&data))
             };
         data.average = average;
+        data.autorun = autorun;
         data.runs_with_counters = runs_with_counters;
         data.timeline = timeline;
         data.total_ns = total;
@@ -346,8 +355,17 @@ impl ReportData {
 
     /// Sums the counters of every run and capture per site; counts the runs with counters;
     /// finds the latest time of any record.
-    fn aggregate(&self) -> (Vec<Option<SiteCounters>>, usize, u64) {
+    #[allow(clippy::type_complexity)]
+    fn aggregate(
+        &self,
+    ) -> (
+        Vec<Option<SiteCounters>>,
+        Vec<Option<SiteCounters>>,
+        usize,
+        u64,
+    ) {
         let mut average: Vec<Option<SiteCounters>> = vec![None; self.sites.len()];
+        let mut autorun: Vec<Option<SiteCounters>> = vec![None; self.sites.len()];
         let mut runs_with_counters = 0;
         let mut total = 0u64;
         for run in self.runs() {
@@ -364,7 +382,7 @@ impl ReportData {
                 let cap = &self.captures[ci];
                 total = total.max(cap.capture_ns);
                 if cap.cleared || pos + 1 == g.captures.len() {
-                    self.accumulate_into(&mut average, cap.program, &cap.sites);
+                    self.accumulate_into(&mut autorun, cap.program, &cap.sites);
                 }
             }
         }
@@ -374,7 +392,7 @@ impl ReportData {
         for s in &self.snapshots {
             total = total.max(s.taken_ns);
         }
-        (average, runs_with_counters, total)
+        (average, autorun, runs_with_counters, total)
     }
 
     fn accumulate_into(
@@ -410,6 +428,7 @@ impl ReportData {
     pub fn counters(&self, scope: Scope) -> Vec<Option<SiteCounters>> {
         match scope {
             Scope::Average => self.average.clone(),
+            Scope::Autorun => self.autorun.clone(),
             Scope::Run(i) => {
                 let mut acc = vec![None; self.sites.len()];
                 if let Some(run) = self.run(i) {
@@ -705,24 +724,21 @@ impl ReportData {
     /// Human label of a scope, e.g. `average of 12 runs`, `run 3 of vector_add`.
     pub fn scope_label(&self, scope: Scope) -> String {
         match scope {
-            Scope::Average => {
-                let caps = self.captures.len();
-                let mut s = format!(
-                    "average of {} run{}",
-                    self.runs_with_counters,
-                    if self.runs_with_counters == 1 {
-                        ""
-                    } else {
-                        "s"
-                    }
-                );
-                if caps > 0 {
-                    s.push_str(&format!(
-                        " and {caps} autorun capture{}",
-                        if caps == 1 { "" } else { "s" }
-                    ));
+            Scope::Average => format!(
+                "average of {} run{}",
+                self.runs_with_counters,
+                if self.runs_with_counters == 1 {
+                    ""
+                } else {
+                    "s"
                 }
-                s
+            ),
+            Scope::Autorun => {
+                let caps = self.captures.len();
+                format!(
+                    "autorun kernels: {caps} capture{}, on their own",
+                    if caps == 1 { "" } else { "s" }
+                )
             }
             Scope::Run(i) => match self.run(i) {
                 Some(r) => format!(

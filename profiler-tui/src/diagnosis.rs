@@ -39,6 +39,12 @@ pub enum Scenario {
     StallSource,
     /// High stall with low occupancy: stalls while little work arrives.
     StallLowOccupancy,
+    /// A channel/pipe read that stalls most of its cycles: the channel is empty, it waits for
+    /// its writer (starved, not slow).
+    Starved,
+    /// A channel/pipe write that stalls most of its cycles: the channel is full, it waits for
+    /// its reader (back-pressure).
+    BackPressure,
     /// Low stall and low occupancy while another access of the kernel stalls.
     Victim,
     /// Low occupancy without stalls (loop structure, small work-groups).
@@ -65,12 +71,21 @@ pub fn diagnose(
 ) -> Vec<(Scenario, Finding)> {
     let mut out = Vec::new();
     let Some(c) = counters.get(site).copied().flatten() else {
+        let kernel = &data.site(site).kernel;
+        let autorun = data.captures.iter().any(|c| &c.kernel == kernel);
         out.push((
             Scenario::NoData,
             Finding {
-                headline: "No counters for this access in this view (kernel not run, or \
-                           recorded without counters)."
-                    .into(),
+                headline: if autorun {
+                    "No counters in this view: an autorun kernel's counters are shown on \
+                     their own (Autorun Captures tab, `t` for all captures), never averaged \
+                     with enqueued runs."
+                        .into()
+                } else {
+                    "No counters for this access in this view (kernel not run, or \
+                     recorded without counters)."
+                        .into()
+                },
                 remedies: vec![],
             },
         ));
@@ -88,7 +103,28 @@ pub fn diagnose(
         // With a high occupancy it executes often and cannot keep up; with a low one, its few
         // executions waited for most of the run (a stall is a cycle the access holds a
         // work-item it cannot execute, so it cannot mean "work every cycle" here).
-        let (scenario, mut headline) = if source && occ >= WAITING_OCCUPANCY_PCT {
+        let waiting = source && occ < WAITING_OCCUPANCY_PCT;
+        let (scenario, mut headline) = if stream && s.kind.is_read() {
+            // A stalled channel read waits for data: its writer is the slower side (or runs
+            // at other times), whatever the stall + occupancy sum says.
+            (
+                Scenario::Starved,
+                format!(
+                    "Starved: this {} stalls {stall:.0}% of its cycles waiting for data (the \
+                     channel is empty); it could take more than it gets.",
+                    s.kind.as_str()
+                ),
+            )
+        } else if stream && !waiting {
+            (
+                Scenario::BackPressure,
+                format!(
+                    "Back-pressure: this {} stalls {stall:.0}% of its cycles waiting for room \
+                     (the channel is full); its reader takes data more slowly than it comes.",
+                    s.kind.as_str()
+                ),
+            )
+        } else if source && !waiting {
             (
                 Scenario::StallSource,
                 format!(
@@ -99,11 +135,20 @@ pub fn diagnose(
             )
         } else if source {
             (
-                Scenario::StallSource,
+                if stream {
+                    Scenario::BackPressure
+                } else {
+                    Scenario::StallSource
+                },
                 format!(
-                    "Stall source: this {} holds a waiting work-item {stall:.0}% of the time \
+                    "{}: this {} holds a waiting work-item {stall:.0}% of the time \
                      (Stall {stall:.0}% + Occupancy {occ:.0}% is close to 100%) but executes \
                      in few cycles: its {} waited, for most of the run, for the other side{}.",
+                    if stream {
+                        "Back-pressure"
+                    } else {
+                        "Stall source"
+                    },
                     s.kind.as_str(),
                     if c.requests == 1 {
                         "one execution".to_string()
@@ -140,18 +185,23 @@ pub fn diagnose(
                          {pa:.0}%{}.",
                         loc.kernel,
                         loc.line,
-                        if po < LOW_OCCUPANCY_PCT && occ < WAITING_OCCUPANCY_PCT {
-                            ": it is the late or slow side"
-                        } else if po < LOW_OCCUPANCY_PCT {
-                            ": it is the slow side"
-                        } else {
-                            ""
+                        match (po < LOW_OCCUPANCY_PCT, s.kind.is_read()) {
+                            (true, _) if waiting => ": it is the late or slow side",
+                            (true, _) => ": it is the slow side",
+                            (false, true) => {
+                                " while it runs: it supplies data only part of the time this \
+                                 side runs (e.g. an autorun reader between enqueued writer \
+                                 runs), or more slowly than this side could take it"
+                            }
+                            (false, false) => {
+                                " while it runs: it takes data only part of the time this side \
+                                 runs, or more slowly than this side could give it"
+                            }
                         }
                     ));
                     break;
                 }
             }
-            let waiting = source && occ < WAITING_OCCUPANCY_PCT;
             match slow_peer {
                 Some(p) => headline.push_str(&p),
                 // The waiting headline already names the other side.

@@ -91,6 +91,11 @@ pub fn report_text(data: &ReportData, scope: Scope) -> String {
         out.push('\n');
     }
     out.push_str(&source_text(data, scope));
+    if scope == Scope::Average && !data.captures.is_empty() {
+        // Autorun captures on their own, never averaged with the enqueued runs.
+        out.push('\n');
+        out.push_str(&lines_text(data, Scope::Autorun, true));
+    }
     out
 }
 
@@ -98,10 +103,25 @@ pub fn report_text(data: &ReportData, scope: Scope) -> String {
 /// accesses, one block per access (attributes, Stall%, Occupancy%, bandwidth, tooltip data,
 /// loop II, diagnosis). Lines with Stall% >= 20% are marked `!`.
 pub fn source_text(data: &ReportData, scope: Scope) -> String {
+    lines_text(data, scope, false)
+}
+
+/// [`source_text`]; with `only_counted`, only the lines (and accesses) with counters in
+/// `scope`.
+fn lines_text(data: &ReportData, scope: Scope, only_counted: bool) -> String {
     let counters = data.counters(scope);
     let mut out = String::new();
     let _ = writeln!(out, "== Source Code ({}) ==", data.scope_label(scope));
     for f in &data.files {
+        if only_counted
+            && !f
+                .sites_by_line
+                .iter()
+                .flatten()
+                .any(|&g| counters[g].is_some())
+        {
+            continue;
+        }
         let _ = writeln!(
             out,
             "-- {}{} --",
@@ -115,7 +135,21 @@ pub fn source_text(data: &ReportData, scope: Scope) -> String {
         let n = f.lines.len().max(f.sites_by_line.len());
         let w = n.to_string().len().max(3);
         for line in 0..n {
-            let sites = f.sites_by_line.get(line).map(Vec::as_slice).unwrap_or(&[]);
+            let all = f.sites_by_line.get(line).map(Vec::as_slice).unwrap_or(&[]);
+            let counted: Vec<usize>;
+            let sites = if only_counted {
+                counted = all
+                    .iter()
+                    .copied()
+                    .filter(|&g| counters[g].is_some())
+                    .collect();
+                if counted.is_empty() {
+                    continue;
+                }
+                counted.as_slice()
+            } else {
+                all
+            };
             let high = sites.iter().any(|&g| {
                 counters[g]
                     .and_then(|c| c.stall_pct())

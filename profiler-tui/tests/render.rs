@@ -68,7 +68,9 @@ fn source_tab_average() {
     assert!(s.contains("Emulated time: 4.521ms"));
     assert!(s.contains("1 Source Code"));
     assert!(s.contains("3 Autorun Captures"));
-    assert!(s.contains("average of 5 runs and 3 autorun captures"));
+    // Autorun captures are not averaged in with the enqueued runs.
+    assert!(s.contains("average of 5 runs"), "{s}");
+    assert!(!s.contains("autorun capture"), "{s}");
     // Line 6 of vector_add.cl has three accesses: a list marker and the worst one shown.
     assert!(s.contains("[3] global DDR write"), "{s}");
     insta::assert_snapshot!("source_average", s);
@@ -83,11 +85,9 @@ fn next_high_stall_line_goes_to_channel_write() {
     assert_eq!(app.data.files[app.source.file].name, "pipeline.cl");
     assert_eq!(app.source.cursor, 6);
     assert!(s.contains("high-stall line 1 of 1: pipeline.cl:7"), "{s}");
-    assert!(s.contains("Stall source"), "{s}");
-    assert!(
-        s.contains("The reader (consumer line 14) has occupancy"),
-        "{s}"
-    );
+    // A stalled channel write waits for room: back-pressure from its reader.
+    assert!(s.contains("Back-pressure"), "{s}");
+    assert!(s.contains("The reader (consumer line"), "{s}");
     // The high-stall line is red (74% is in the dark range), the others are not.
     let y = row_of(&buf, "write_channel_intel(c0").unwrap();
     let bg = buf[(60, y)].bg;
@@ -247,10 +247,20 @@ fn autorun_tab_and_capture_view() {
     assert!(s.contains("35.0%"), "{s}");
     assert!(s.contains("Activity 8.1%"), "{s}");
     insta::assert_snapshot!("source_capture", s);
-    let avg = app.data.counters(Scope::Average);
+    let all = app.data.counters(Scope::Autorun);
     let g = app.current_site().unwrap();
-    let avg_stall = avg[g].unwrap().stall_pct().unwrap();
-    assert!((avg_stall - 17.18).abs() < 0.1, "{avg_stall}");
+    let all_stall = all[g].unwrap().stall_pct().unwrap();
+    assert!((all_stall - 17.18).abs() < 0.1, "{all_stall}");
+    // Autorun captures are on their own: the enqueued runs' average has none of them.
+    assert_eq!(app.data.counters(Scope::Average)[g], None);
+    // `t` in the Autorun Captures tab: every capture summed.
+    keys(&mut app, "3t");
+    assert_eq!(app.source.scope, Scope::Autorun);
+    let s = render(&app);
+    assert!(
+        s.contains("autorun kernels: 3 captures, on their own"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -384,12 +394,16 @@ fn diagnoses_follow_the_guide_scenarios() {
             .unwrap()
     };
     let first = |g| diagnose(&data, g, &avg)[0].0;
-    assert_eq!(first(find("pipeline.cl", 7, 5)), Scenario::StallSource);
+    // pipeline.cl:7 is a channel write stalled 74%: the channel is full (its reader is
+    // slower), back-pressure rather than a stall source.
+    assert_eq!(first(find("pipeline.cl", 7, 5)), Scenario::BackPressure);
     assert_eq!(first(find("pipeline.cl", 6, 15)), Scenario::Victim);
     assert_eq!(first(find("pipeline.cl", 14, 15)), Scenario::LowOccupancy);
     assert_eq!(first(find("vector_add.cl", 6, 12)), Scenario::LowBandwidth);
+    // The streamer is an autorun kernel: its counters are the captures'.
     let streamer_write = find("streamer.cl", 10, 7);
-    assert!(diagnose(&data, streamer_write, &avg)
+    let captures = data.counters(Scope::Autorun);
+    assert!(diagnose(&data, streamer_write, &captures)
         .iter()
         .any(|(s, _)| *s == Scenario::Predicated));
 }
@@ -496,7 +510,8 @@ fn cumulative_autorun_captures_are_not_double_counted() {
         let g = (0..data.sites.len())
             .find(|&g| data.site(g).id == c.site)
             .unwrap();
-        assert_eq!(data.average[g], Some(*c));
+        assert_eq!(data.autorun[g], Some(*c));
+        assert_eq!(data.average[g], None, "captures are not averaged with runs");
     }
     // With clearing (the demo), the windows add up.
     let data = ReportData::new("p", demo::demo_profile());
@@ -504,7 +519,55 @@ fn cumulative_autorun_captures_are_not_double_counted() {
         .find(|&g| data.site(g).id == 8)
         .unwrap();
     let active: u64 = data.captures.iter().map(|c| c.sites[1].active_cycles).sum();
-    assert_eq!(data.average[g].unwrap().active_cycles, active);
+    assert_eq!(data.autorun[g].unwrap().active_cycles, active);
+}
+
+#[test]
+fn a_starved_channel_read_is_starved_not_a_stall_source() {
+    use fpgacl_profile_format::SiteCounters;
+    // The consumer's channel read of pipeline.cl (line 14) made to stall 97.8% with 2.2%
+    // occupancy (an autorun reader between its writer's runs): stall + occupancy is 100%, but
+    // a stalled read waits for data, so it is starved, and its busy writer is not called slow.
+    let data = ReportData::new("p", demo::demo_profile());
+    let mut counters = data.counters(Scope::Average);
+    let g = (0..data.sites.len())
+        .find(|&g| {
+            let s = data.site(g);
+            s.file == "pipeline.cl" && s.line == 14 && s.kind.is_read()
+        })
+        .expect("the consumer's channel read");
+    counters[g] = Some(SiteCounters {
+        site: data.site(g).id,
+        fired_cycles: 22,
+        stall_cycles: 978,
+        active_cycles: 1000,
+        requests: 22,
+        ..Default::default()
+    });
+    // Its writer, the producer's channel write (line 7), busy 93% of its cycles.
+    let w = (0..data.sites.len())
+        .find(|&w| {
+            let s = data.site(w);
+            s.file == "pipeline.cl" && s.line == 7 && !s.kind.is_read()
+        })
+        .expect("the producer's channel write");
+    counters[w] = Some(SiteCounters {
+        site: data.site(w).id,
+        fired_cycles: 930,
+        active_cycles: 1000,
+        requests: 930,
+        ..Default::default()
+    });
+    let found = diagnose(&data, g, &counters);
+    assert_eq!(found[0].0, Scenario::Starved, "{found:?}");
+    let text = &found[0].1.headline;
+    assert!(text.contains("waiting for data"), "{text}");
+    assert!(!text.contains("cannot keep up"), "{text}");
+    assert!(!text.contains("it is the slow side"), "{text}");
+    assert!(
+        text.contains("has occupancy 93%") && text.contains("only part of the time"),
+        "{text}"
+    );
 }
 
 #[test]

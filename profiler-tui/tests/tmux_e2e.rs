@@ -176,7 +176,7 @@ fn tmux_switch_tabs_jump_to_stall_open_capture() {
 
     // Next high-stall line: the producer's channel write in pipeline.cl.
     s.send(&["n"]);
-    let screen = s.wait_for(&["high-stall line 1 of 1: pipeline.cl:7", "Stall source"]);
+    let screen = s.wait_for(&["high-stall line 1 of 1: pipeline.cl:7", "Back-pressure"]);
     assert!(
         screen
             .lines()

@@ -15,7 +15,8 @@
 //! segments of the Final runs, and its end E becomes final only when nothing unknown can still
 //! start before E:
 //! 1. no Running run started before E (its demand is unknown), unless every running kernel of
-//!    the device is blocked on a channel, pipe or host pipe and nothing moved over a sample
+//!    the device is blocked on a channel, pipe or host pipe (by state: every execution, autorun
+//!    ones too, parked on a FIFO nothing changed since, or idle) and nothing moved over a sample
 //!    interval (then they wait for the host or for a kernel not started yet; waiting for them
 //!    could deadlock a host that waits for X before feeding them);
 //! 2. no Enqueued launch is about to start (`CL_SUBMITTED`), no transfer runs (the device's
@@ -23,8 +24,12 @@
 //! 3. no other Known run ends before E (it finalises first, and its event ends, so commands
 //!    waiting for it become ready and are seen), and every Final run that ends before E has
 //!    ended its event;
-//! 4. the host cannot enqueue anything starting before E: its virtual time has reached E, or
-//!    a host thread waits (the virtual clock stands still);
+//! 4. the host cannot enqueue anything starting before E: its position on the device
+//!    timeline (`clock::device_now_ns`, the QUEUED time of its next command) has reached E, or
+//!    a host thread waits, or the host polls an event's status, or it has been quiet (no
+//!    runtime call) for [`QUIET`] of its own time (a host spinning on a flag that a
+//!    completion callback sets; one that computes that long and then enqueues work that
+//!    starts before E is the residual case below);
 //! 5. all of the above held in two samples in a row, [`CONFIRM`] apart (commands become ready
 //!    just after the event they wait for ends) or [`POLL`] apart when condition 1 relies on
 //!    blocked kernels, unless X is the only run in the ledger but for launches queued behind
@@ -33,7 +38,8 @@
 //! Then X's end depends only on the runs that started before it, so it is the same whatever
 //! the host threads' speed. Residual non-determinism (documented in MODEL.md): a run blocked
 //! on a channel when X finalises shares with X's recorded profile instead of jointly; hosts
-//! that enqueue from several threads; and after [`FALLBACK`] of waiting (a kernel spinning on
+//! that enqueue from several threads; a host quiet for [`QUIET`] that then enqueues a kernel
+//! starting before E; and after [`FALLBACK`] of waiting (a kernel spinning on
 //! non-blocking channel reads for data the host sends only after X ends would hold X forever;
 //! an overlapping kernel whose emulation takes longer is then left out) X finalises with what
 //! is known.
@@ -48,7 +54,7 @@ use fpgacl_device_model::timing::sharing::{self, Demand, Segment};
 use parking_lot::{Condvar, Mutex};
 
 use crate::cl::*;
-use crate::clock::{host_waiting, virtual_now_ns};
+use crate::clock::{device_now_ns, host_polling, host_quiet_for, host_waiting};
 use crate::device::Device;
 use crate::event::Event;
 
@@ -60,6 +66,8 @@ const POLL: Duration = Duration::from_millis(1);
 const CONFIRM: Duration = Duration::from_micros(100);
 /// Longest wait before a run finalises with what is known (see the module documentation).
 pub const FALLBACK: Duration = Duration::from_secs(30);
+/// How long the host must stay out of the runtime (its own time) for condition 4.
+pub const QUIET: Duration = Duration::from_millis(200);
 
 enum Phase {
     Enqueued,
@@ -87,6 +95,8 @@ struct Entry {
     submitted: bool,
     /// Its event left `CL_QUEUED` (any later status).
     left_queued: bool,
+    /// The host's position on the device timeline when it was enqueued: it starts no earlier.
+    queued: u64,
 }
 
 impl Entry {
@@ -121,11 +131,14 @@ struct State {
     per_queue: HashMap<usize, usize>,
     /// Runs waiting in [`Ledger::finish`] (each counted once in the device's `busy`).
     finalizing: usize,
+    /// Final runs whose events ended before every started run that is not final, by (end,
+    /// id): their segments, for launches that may still start before their end.
+    retired: BTreeMap<(u64, u64), Vec<Segment>>,
 }
 
 impl State {
     fn len(&self) -> usize {
-        self.waiting.len() + self.started.len()
+        self.waiting.len() + self.started.len() + self.retired.len()
     }
 
     /// Removes a waiting entry, keeping the counts.
@@ -151,6 +164,16 @@ impl State {
         Some(e)
     }
 
+    /// The earliest time (ns) a launch not started yet can start: the QUEUED time of the
+    /// oldest waiting one, or the host's position for launches still to come.
+    fn earliest_queued(&self) -> u64 {
+        let now = device_now_ns();
+        self.waiting
+            .values()
+            .next()
+            .map_or(now, |e| e.queued.min(now))
+    }
+
     /// Condition 2's first half: an Enqueued launch is about to start (its event is
     /// submitted or running, or not attached yet: the host thread is still in `clEnqueue*`).
     fn any_about_to_start(&self) -> bool {
@@ -166,10 +189,10 @@ impl State {
         };
         let my_queue = mine.event.as_ref().and_then(Weak::upgrade).and(mine.queue);
         let Some((my_queue, out_of_order)) = my_queue else {
-            return self.len() == 1;
+            return self.waiting.len() + self.started.len() == 1;
         };
         if out_of_order {
-            return self.len() == 1;
+            return self.waiting.len() + self.started.len() == 1;
         }
         self.started.len() == 1
             && self
@@ -258,6 +281,7 @@ impl Ledger {
                 queue: None,
                 submitted: false,
                 left_queued: false,
+                queued: device_now_ns(),
             },
         );
         st.unattached += 1;
@@ -452,10 +476,13 @@ impl Ledger {
     fn evaluate(&self, st: &mut State, dev: &Device, id: u64) -> Eval {
         let board = &dev.board;
         let capacity = board.global_bytes_per_cycle();
-        // Prune Final runs no future run can overlap: ended (event too) before every start
-        // still to come (kernel starts never move back on a device) and before every unfinal
-        // run's start.
-        let floor = st
+        // Retire Final runs that ended (event too) before every run started so far that is not
+        // final: they cannot overlap those. A launch not started yet may still start before
+        // their end (it starts at or after its QUEUED time, the host's position on the device
+        // timeline when it was enqueued), so they stay, by end, for the runs that start
+        // earlier than that end; dropped once no launch, enqueued or to come, can (the host's
+        // position only moves forward).
+        let started_floor = st
             .started
             .values()
             .filter_map(|e| match e.phase {
@@ -464,12 +491,32 @@ impl Ledger {
                 _ => None,
             })
             .min()
-            .unwrap_or(u64::MAX)
-            .min(board.ns_to_cycles(dev.kernel_start.load(Ordering::SeqCst)));
-        st.started.retain(|_, e| match e.phase {
-            Phase::Final { end, .. } => !(end <= floor && e.event_ended()),
-            _ => true,
-        });
+            .unwrap_or(u64::MAX);
+        let retire: Vec<u64> = st
+            .started
+            .values()
+            .filter(|e| match e.phase {
+                Phase::Final { end, .. } => end <= started_floor && e.event_ended(),
+                _ => false,
+            })
+            .map(|e| e.id)
+            .collect();
+        for rid in retire {
+            if let Some(Entry {
+                phase: Phase::Final { end, segments },
+                ..
+            }) = st.started.remove(&rid)
+            {
+                st.retired.insert((end, rid), segments);
+            }
+        }
+        let future_floor = board.ns_to_cycles(st.earliest_queued()).min(started_floor);
+        while let Some(entry) = st.retired.first_entry() {
+            if entry.key().0 > future_floor {
+                break;
+            }
+            entry.remove();
+        }
         // Known runs in a canonical order (identical runs get identical results anyway).
         let mut known: Vec<(Demand, u64)> = st
             .started
@@ -480,6 +527,8 @@ impl Ledger {
             })
             .collect();
         known.sort_by_key(|&(d, _)| (d.start, d.pipeline, d.bytes));
+        // Retired runs matter only where they end after a Known run starts.
+        let first_known = known.iter().map(|(d, _)| d.start).min().unwrap_or(u64::MAX);
         let fixed: Vec<Segment> = st
             .started
             .values()
@@ -488,6 +537,11 @@ impl Ledger {
                 _ => None,
             })
             .flatten()
+            .chain(
+                st.retired
+                    .range((first_known.saturating_add(1), 0)..)
+                    .flat_map(|(_, segs)| segs.iter().copied()),
+            )
             .collect();
         let demands: Vec<Demand> = known.iter().map(|&(d, _)| d).collect();
         let shared = sharing::share(capacity, &fixed, &demands);
@@ -510,9 +564,14 @@ impl Ledger {
             })
             .collect();
         let enqueued: Vec<_> = report.enqueued().collect();
+        // Blocked by state, not by elapsed time: every execution of the device (autorun
+        // instances too) is parked on a FIFO nothing changed since, or idle
+        // (`Activity::quiescence`). A partner that is only slow (an autorun kernel between two
+        // elements, a thread the OS has not run for a while on a loaded machine) is not blocked.
         let all_blocked = !running.is_empty()
             && enqueued.len() == running.len()
-            && enqueued.iter().all(|k| k.blocked.is_some());
+            && enqueued.iter().all(|k| k.blocked.is_some())
+            && dev.activity.quiescence().is_some();
         let overlapping = running.iter().any(|&s| s < end);
         let c1 = all_blocked || !overlapping;
         let c2 = !st.any_about_to_start() && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
@@ -521,7 +580,19 @@ impl Ledger {
                 Phase::Final { end: f, .. } => f >= end || e.event_ended(),
                 _ => true,
             });
-        let c4 = host_waiting() || virtual_now_ns() >= board.cycles_to_ns(end);
+        let c4 = host_waiting()
+            || host_polling()
+            || device_now_ns() >= board.cycles_to_ns(end)
+            || host_quiet_for(QUIET);
+        if log::log_enabled!(target: "fpgacl::ledger", log::Level::Trace) {
+            log::trace!(
+                target: "fpgacl::ledger",
+                "run {id}: end {end} c1 {c1} c2 {c2} c3 {c3} c4 {c4} (host at {} ns, busy {}, finalizing {})",
+                device_now_ns(),
+                dev.busy.load(Ordering::SeqCst),
+                st.finalizing
+            );
+        }
         Eval {
             end,
             cycles,
@@ -552,7 +623,6 @@ mod tests {
             name: "test".into(),
             activity: Activity::new(),
             busy: AtomicUsize::new(0),
-            kernel_start: AtomicU64::new(0),
             bandwidth: Ledger::new(),
         })
     }
@@ -617,8 +687,8 @@ mod tests {
         dev.bandwidth.ended(&b);
         assert_eq!(dev.bandwidth.len(), 2);
         let end = cb;
-        dev.kernel_start
-            .store(dev.board.cycles_to_ns(end + 10), Ordering::SeqCst);
+        // The host has seen them end: nothing it enqueues from now on starts before end + 10.
+        crate::clock::host_waited_until(dev.board.cycles_to_ns(end + 10));
         let c = dev.bandwidth.enqueue();
         dev.bandwidth.start(&c, end + 10);
         let t0 = Instant::now();

@@ -1,11 +1,22 @@
-//! Clocks: the monotonic host clock, and the virtual host clock of the emulated timeline.
+//! Clocks: the monotonic host clock, the host's position on the device timeline, and the
+//! host's own (virtual) time.
 //!
-//! The virtual host clock is wall time minus the time the host spent blocked waiting for the
-//! emulator (clFinish, clWaitForEvents, blocking transfers) or inside its enqueue calls, plus
-//! the emulated device time it waited for: when a wait returns, the host's virtual time is at least the emulated END of
-//! what it waited for. So emulation slowness never appears on the timeline, host gaps do.
-//! Event timestamps: QUEUED/SUBMIT are virtual host times, START/END emulated device times.
+//! **The device timeline** (emulated time) is the only clock of the figures: event START/END
+//! times, kernel runs, autorun clocks, the profile. A command starts at the device time its
+//! dependencies allow (see `queue.rs`), never at a wall-clock time. The host has a position on
+//! it, [`device_now_ns`]: the latest emulated END the host has seen (a wait returned, an event
+//! status query or a completion callback told it the command ended); it starts at 1 ns (0 is
+//! "not reached" in event timestamps) and moves only then. A command's QUEUED time is the
+//! host's position when it was enqueued, so the same host program gives the same times
+//! whatever the machine's load, core count or the host's own speed.
+//!
+//! **The host's own time** ([`virtual_now_ns`]) is wall time minus the time the host spent
+//! blocked waiting for the emulator (clFinish, clWaitForEvents, blocking transfers) or inside
+//! its enqueue calls: what the host program itself took. It is measured separately (the host
+//! gaps of the `fpgacl profile` summary, and the run ledger's test of a quiet host) and never
+//! enters a device figure.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -87,6 +98,7 @@ pub struct HostCall(());
 /// a loaded machine) never shows up as a host gap between commands. Unlike a wait, it does
 /// not tell the run ledger that the host is blocked ([`host_waiting`]).
 pub fn host_call() -> HostCall {
+    POLLING.store(false, Ordering::SeqCst);
     stop_clock(|v| v.calls += 1);
     HostCall(())
 }
@@ -94,6 +106,7 @@ pub fn host_call() -> HostCall {
 impl Drop for HostCall {
     fn drop(&mut self) {
         restart_clock(|v| v.calls -= 1);
+        LAST_CALL_END.store(virtual_now_ns(), Ordering::SeqCst);
     }
 }
 
@@ -117,15 +130,48 @@ fn restart_clock(count: impl FnOnce(&mut Virtual)) {
     }
 }
 
-/// The host has waited for something that ended at emulated time `t`: its virtual time is at
-/// least `t` from now on.
+/// The host's position on the device timeline (ns): the latest emulated END it has seen.
+static DEVICE_NOW: AtomicU64 = AtomicU64::new(1);
+
+/// The host's position on the device timeline (ns, at least 1): the QUEUED time of a command
+/// enqueued now, and the time of the host's own actions (user event status, captures).
+pub fn device_now_ns() -> u64 {
+    DEVICE_NOW.load(Ordering::SeqCst)
+}
+
+/// The host has waited for (or seen the end of) something that ended at emulated time `t`:
+/// its position on the device timeline is at least `t` from now on.
 pub fn host_waited_until(t: u64) {
-    let now = now_ns();
-    let mut v = VIRTUAL.lock();
-    let cur = virtual_at(&v, now);
-    if t > cur {
-        v.offset -= (t - cur) as i64;
+    DEVICE_NOW.fetch_max(t, Ordering::SeqCst);
+}
+
+/// The host's last call into the runtime was an event status query that found the event not
+/// ended: it polls (as good as waiting, for the run ledger). Any other call clears it.
+static POLLING: AtomicBool = AtomicBool::new(false);
+
+/// The host asked for an event's status and it has not ended (it polls).
+pub fn host_polled() {
+    POLLING.store(true, Ordering::SeqCst);
+}
+
+/// Whether the host's last runtime call was a status query of an event that had not ended.
+pub fn host_polling() -> bool {
+    POLLING.load(Ordering::SeqCst)
+}
+
+/// The host's own time ([`virtual_now_ns`]) when its last runtime call returned.
+static LAST_CALL_END: AtomicU64 = AtomicU64::new(0);
+
+/// Whether the host has spent at least `quiet` of its own time since its last runtime call
+/// (and is not in one): computing, sleeping or spinning on a flag a callback sets.
+pub fn host_quiet_for(quiet: std::time::Duration) -> bool {
+    let v = VIRTUAL.lock();
+    if v.waiters + v.calls > 0 {
+        return false;
     }
+    drop(v);
+    let last = LAST_CALL_END.load(Ordering::SeqCst);
+    virtual_now_ns().saturating_sub(last) >= quiet.as_nanos() as u64
 }
 
 #[cfg(test)]
@@ -152,17 +198,39 @@ mod tests {
     }
 
     #[test]
-    fn virtual_clock_is_monotonic_and_follows_waits() {
+    fn virtual_clock_is_monotonic_and_leaves_out_waits() {
         let _serial = SERIAL.lock();
         let a = virtual_now_ns();
         {
             let _w = host_wait();
-            std::thread::sleep(std::time::Duration::from_millis(20));
+            std::thread::sleep(std::time::Duration::from_millis(40));
         }
         let b = virtual_now_ns();
         assert!(b >= a);
-        host_waited_until(b + 1_000_000_000);
-        let c = virtual_now_ns();
-        assert!(c >= b + 1_000_000_000, "{b} {c}");
+        assert!(b - a < 20_000_000, "the wait counted as host time: {a} {b}");
+    }
+
+    #[test]
+    fn the_device_position_moves_only_with_what_the_host_saw_end() {
+        let _serial = SERIAL.lock();
+        let a = device_now_ns();
+        assert!(a >= 1);
+        host_waited_until(a + 1_000_000_000);
+        let b = device_now_ns();
+        assert!(b >= a + 1_000_000_000, "{a} {b}");
+        host_waited_until(a + 5);
+        assert!(device_now_ns() >= b, "it never moves back");
+    }
+
+    #[test]
+    fn polling_lasts_until_the_next_call() {
+        let _serial = SERIAL.lock();
+        host_polled();
+        assert!(host_polling());
+        drop(host_call());
+        assert!(!host_polling());
+        assert!(!host_quiet_for(std::time::Duration::from_secs(10)));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(host_quiet_for(std::time::Duration::from_millis(10)));
     }
 }

@@ -1,6 +1,6 @@
 //! The platform and its emulated FPGA device, and their info queries.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use fpgacl_device_model::Activity;
@@ -53,8 +53,6 @@ pub struct Device {
     /// Commands of this device that will make progress without any kernel's help: kernel
     /// commands ready to start, and running non-kernel commands (transfers).
     pub busy: AtomicUsize,
-    /// Latest emulated kernel START on this device (ns): starts never move back.
-    pub kernel_start: AtomicU64,
     /// Kernel runs that may overlap in emulated time: they share the global memory
     /// bandwidth (timing rule B4).
     pub bandwidth: Arc<crate::bandwidth::Ledger>,
@@ -81,7 +79,6 @@ pub fn platform() -> &'static Platform {
                 name,
                 activity: Activity::new(),
                 busy: AtomicUsize::new(0),
-                kernel_start: AtomicU64::new(0),
                 bandwidth: crate::bandwidth::Ledger::new(),
             })],
         }

@@ -13,7 +13,7 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 use crate::device::DeadlockWatch;
 
 use crate::cl::*;
-use crate::clock::{host_wait, host_waited_until, virtual_now_ns};
+use crate::clock::{device_now_ns, host_polled, host_wait, host_waited_until};
 use crate::context::Context;
 use crate::error::CLResult;
 use crate::info::{InfoValue, ObjRef};
@@ -140,7 +140,7 @@ impl Event {
             command_type,
             state: Mutex::new(EventState {
                 status: CL_QUEUED,
-                times: [virtual_now_ns(), 0, 0, 0],
+                times: [device_now_ns(), 0, 0, 0],
                 callbacks: Vec::new(),
                 dependents: Vec::new(),
                 end_hook: None,
@@ -191,14 +191,15 @@ impl Event {
     }
 
     /// Like [`Event::set_status`], with the timestamp of the new status given (emulated START
-    /// for `CL_RUNNING`, END for a terminal status) instead of the virtual host time.
+    /// for `CL_RUNNING`, END for a terminal status) instead of the host's position on the
+    /// device timeline ([`device_now_ns`]).
     pub(crate) fn set_status_at(&self, status: cl_int, at: Option<u64>) {
         let (callbacks, dependents, end) = {
             let mut st = self.state.lock();
             if st.status <= CL_COMPLETE || status >= st.status {
                 return;
             }
-            let mut now = at.unwrap_or_else(virtual_now_ns);
+            let mut now = at.unwrap_or_else(device_now_ns);
             if status <= CL_COMPLETE {
                 now = now.max(st.min_end);
             }
@@ -218,6 +219,10 @@ impl Event {
             }
             st.status = status;
             if status <= CL_COMPLETE {
+                if let Some(q) = &self.queue {
+                    q.last_end
+                        .fetch_max(st.times[T_END], std::sync::atomic::Ordering::SeqCst);
+                }
                 if let Some(h) = st.end_hook.take() {
                     h(status, st.times);
                 }
@@ -273,8 +278,8 @@ impl Event {
         }
     }
 
-    /// Records that the (running) command was observed at time `t` (ns, the virtual host
-    /// clock: [`crate::clock::virtual_now_ns`]); its END will not be earlier. Returns the
+    /// Records that the (running) command was observed at time `t` (ns on the device
+    /// timeline: [`crate::clock::device_now_ns`]); its END will not be earlier. Returns the
     /// time to use for the observation: `t`, but at least the command's START.
     pub fn observe_running_at(&self, t: u64) -> u64 {
         let mut st = self.state.lock();
@@ -358,6 +363,21 @@ impl Event {
         st.status
     }
 
+    /// The status, as the host asks for it (`clGetEventInfo`): a command seen ended moves the
+    /// host's position on the device timeline to its END (as a wait would); one not ended
+    /// yet means the host polls (the run ledger treats it as waiting).
+    fn status_seen_by_host(&self) -> cl_int {
+        let st = self.state.lock();
+        if self.queue.is_some() {
+            if st.status <= CL_COMPLETE {
+                host_waited_until(st.times[T_END]);
+            } else {
+                host_polled();
+            }
+        }
+        st.status
+    }
+
     /// `clGetEventProfilingInfo`.
     pub fn profiling_info(&self, param: cl_profiling_info) -> CLResult<u64> {
         let idx = match param {
@@ -380,7 +400,7 @@ impl Event {
             CL_EVENT_COMMAND_QUEUE => InfoValue::Object(self.queue.clone().map(ObjRef::Queue)),
             CL_EVENT_CONTEXT => InfoValue::object(ObjRef::Context(self.context.clone())),
             CL_EVENT_COMMAND_TYPE => InfoValue::uint(self.command_type),
-            CL_EVENT_COMMAND_EXECUTION_STATUS => InfoValue::int(self.status()),
+            CL_EVENT_COMMAND_EXECUTION_STATUS => InfoValue::int(self.status_seen_by_host()),
             _ => return Err(CL_INVALID_VALUE),
         })
     }

@@ -59,6 +59,15 @@ thread_local! {
     static COMMAND_DURATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// Kernel commands running now, over every queue of the process (the `fpgacl profile`
+/// progress line shows it).
+static RUNNING_KERNELS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many enqueued kernels are running now (all queues).
+pub fn running_kernels() -> usize {
+    RUNNING_KERNELS.load(Ordering::Relaxed)
+}
+
 /// Emulated START (ns) of the command running on the calling worker thread.
 pub fn command_start_ns() -> u64 {
     COMMAND_START.with(|c| c.get())
@@ -116,14 +125,15 @@ impl Command {
         let kernel = self.is_kernel();
         if kernel {
             queue.running_kernels.fetch_add(1, Ordering::SeqCst);
+            RUNNING_KERNELS.fetch_add(1, Ordering::Relaxed);
         }
-        // Emulated START: after submission and after every dependency's emulated END;
-        // kernel starts only move forward on a device (channels keep element times).
+        // Emulated START, on the device timeline only: at submission (the host's position
+        // when it enqueued, or later) and after every dependency's emulated END (the previous
+        // command of an in-order queue, the wait list, a barrier). Never a wall-clock time, and
+        // not the order in which worker threads get here: the same commands get the same
+        // START whatever the host's load (`clock.rs`).
         let submit = self.event.times()[1];
-        let mut start = submit.max(self.deps_end.load(Ordering::SeqCst));
-        if kernel {
-            start = start.max(queue.device.kernel_start.fetch_max(start, Ordering::SeqCst));
-        }
+        let start = submit.max(self.deps_end.load(Ordering::SeqCst));
         COMMAND_START.with(|c| c.set(start));
         COMMAND_DURATION.with(|c| c.set(0));
         self.event.set_status_at(CL_RUNNING, Some(start));
@@ -139,6 +149,7 @@ impl Command {
         };
         if kernel {
             queue.running_kernels.fetch_sub(1, Ordering::SeqCst);
+            RUNNING_KERNELS.fetch_sub(1, Ordering::Relaxed);
         }
         let end = start + COMMAND_DURATION.with(|c| c.get());
         let status = match result {
@@ -181,6 +192,9 @@ pub struct Queue {
     workers: AtomicUsize,
     /// Kernel commands running on this queue's workers.
     running_kernels: AtomicUsize,
+    /// Latest emulated END of the queue's commands that ended (`clFinish` moves the host's
+    /// position there, also for commands whose events were already released).
+    pub(crate) last_end: AtomicU64,
 }
 
 /// Most worker threads an out-of-order queue starts.
@@ -247,6 +261,7 @@ impl Queue {
             stats: Arc::new(WorkerStats::default()),
             workers: AtomicUsize::new(0),
             running_kernels: AtomicUsize::new(0),
+            last_end: AtomicU64::new(0),
         });
         q.add_worker()?;
         Ok(q)
@@ -336,7 +351,13 @@ impl Queue {
             event: event.clone(),
             remaining: AtomicUsize::new(wait.len() + order_deps.len() + 1),
             dep_failed: AtomicBool::new(false),
-            deps_end: AtomicU64::new(0),
+            // In order, every command that ended before (its event perhaps already released,
+            // so not in `order_deps`) comes before this one.
+            deps_end: AtomicU64::new(if self.out_of_order() {
+                0
+            } else {
+                self.last_end.load(Ordering::SeqCst)
+            }),
             work: Mutex::new(work),
         });
         let deps = wait.iter().map(|e| (e, true));
@@ -391,6 +412,10 @@ impl Queue {
         for e in pending {
             e.wait();
         }
+        // Every command enqueued so far has ended: the host has seen the latest END of the
+        // queue, whether or not it kept the commands' events (fills, writes without an
+        // event are released as soon as they end).
+        crate::clock::host_waited_until(self.last_end.load(Ordering::SeqCst));
         Ok(())
     }
 

@@ -511,3 +511,44 @@ fn a_burst_of_kernels_on_one_in_order_queue_finalises_without_confirming() {
     let confirmed = ledger.confirmations() - before;
     assert!(confirmed < n / 2, "{confirmed} of {n} runs confirmed");
 }
+
+#[test]
+fn in_order_commands_whose_events_are_released_still_order_the_next_ones() {
+    // Fills without a kept event (as with a NULL event pointer) are released as soon as they
+    // end. The next fill still starts at the previous one's END, and clFinish moves the host's
+    // position to the last END: the times do not depend on whether an event was already gone.
+    let (c, q) = setup();
+    let m = Mem::new_buffer(&c, 0, 1 << 20, 0).unwrap();
+    for _ in 0..5 {
+        let queued: Vec<u64> = (0..3)
+            .map(|_| {
+                let e = ops::fill_buffer(&q, &m, &[1, 2, 3, 4], 0, 1 << 20, &[]).unwrap();
+                let t = e.times();
+                // Ended and released before the next enqueue (no wait: the host's position
+                // stays where it was).
+                while !e.is_done() {
+                    std::thread::yield_now();
+                }
+                drop(e);
+                t[0]
+            })
+            .collect();
+        q.finish().unwrap();
+        let after = ops::fill_buffer(&q, &m, &[1, 2, 3, 4], 0, 1 << 20, &[]).unwrap();
+        after.wait();
+        let t = after.times();
+        // Each 1 MiB fill takes the same emulated time d: the fourth starts 3 d after the first.
+        let d = t[3] - t[2];
+        assert!(d > 0);
+        assert!(
+            t[2] >= queued[0] + 3 * d,
+            "the fourth fill started at {} (first queued at {}, duration {d})",
+            t[2],
+            queued[0]
+        );
+        assert!(
+            t[0] >= queued[0] + 3 * d,
+            "clFinish did not reach the last END: {t:?}"
+        );
+    }
+}

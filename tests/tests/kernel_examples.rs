@@ -38,6 +38,8 @@ macro_rules! through_icd {
                 "conformance_api",
                 // channel_load.rs
                 "channel_pair",
+                // determinism.rs
+                "determinism",
                 // unrolled_helper.rs
                 "unrolled_helper",
                 // out_of_bounds.rs, events_hangs.rs, limits.rs, watchdog.rs

@@ -248,18 +248,13 @@ fn progress_line_on_a_terminal_and_ctrl_c() {
             std::thread::sleep(Duration::from_millis(100));
         }
     };
-    // At least 3 runs counted on the progress line.
-    let screen = wait(&|s: &str| {
-        s.split("running the host: ")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-            .and_then(|n| n.parse::<u64>().ok())
-            .is_some_and(|n| n >= 3)
-    });
+    // At least 3 runs counted on the progress line, and how many kernels run now.
+    let screen = wait(&|s: &str| runs_done(s).is_some_and(|n| n >= 3));
     assert!(
         screen.contains("kernel run(s) done, emulated time"),
         "{screen}"
     );
+    assert!(screen.contains(" kernel(s) running, "), "{screen}");
     assert!(screen.contains("last: "), "{screen}");
     tmux(&["send-keys", "-t", &name, "C-c"]);
     let screen = wait(&|s: &str| s.contains("EXIT="));
@@ -268,6 +263,67 @@ fn progress_line_on_a_terminal_and_ctrl_c() {
     assert!(screen.contains("EXIT=130"), "{screen}");
     // The progress line was cleared before the summary.
     assert!(!screen.contains("running the host:"), "{screen}");
+}
+
+/// The runs-done count of the progress line in `screen`.
+fn runs_done(screen: &str) -> Option<u64> {
+    let line = screen.split("running the host: ").nth(1)?;
+    let before = line.split(" kernel run(s) done").next()?;
+    before
+        .rsplit([' ', ','])
+        .find(|w| !w.is_empty())?
+        .parse()
+        .ok()
+}
+
+/// Issue 16 item 4: the progress line says how many kernels are running. Forced on with
+/// `FPGACL_PROGRESS=1` (stderr is a pipe here): the watchdog host runs an endless kernel for 2 s
+/// (`FPGACL_KERNEL_TIMEOUT_S=2`), so the line shows 1 kernel running, later runs done; after
+/// the host, its own time is printed apart from the emulated time.
+#[test]
+fn forced_progress_line_shows_kernels_running() {
+    let bin = host("watchdog");
+    let dir = scratch_dir("profile-cli-running");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cmd = Command::new(fpgacl_cli());
+    cmd.args(["profile", "-o"])
+        .arg(dir.join("w.mon"))
+        .arg("--")
+        .arg(&bin)
+        .current_dir(&dir)
+        .env("FPGACL_PROGRESS", "1")
+        .env("FPGACL_KERNEL_TIMEOUT_S", "2")
+        .env("FPGACL_LIB_DIR", fpgacl_lib_dir())
+        .env_remove("ACL_RUNTIME_PROFILING_ACTIVE")
+        .env_remove("FPGACL_PROFILE_OUT")
+        .env_remove("OCL_ICD_VENDORS");
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run fpgacl profile");
+    assert!(out.success(), "{}", out.describe());
+    let err = out.stderr.replace('\r', "\n");
+    assert!(
+        err.contains("running the host: 1 kernel(s) running, 0 kernel run(s) done"),
+        "{}",
+        out.describe()
+    );
+    assert!(
+        err.contains("running the host: 0 kernel(s) running"),
+        "{}",
+        out.describe()
+    );
+    assert!(
+        err.contains("host program's own time: "),
+        "{}",
+        out.describe()
+    );
+    // Without the variable and without a terminal: no progress line.
+    cmd.env("FPGACL_PROGRESS", "0");
+    let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run fpgacl profile");
+    assert!(out.success(), "{}", out.describe());
+    assert!(
+        !out.stderr.contains("running the host"),
+        "{}",
+        out.describe()
+    );
 }
 
 /// Issue 16 item 6: the runtime's diagnostics go through `log`; warnings hosts rely on show by

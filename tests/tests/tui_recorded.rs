@@ -433,12 +433,14 @@ fn profile_autorun_captures_tab_and_one_capture() {
     assert!(cap.contains("autorun capture of worker"), "{cap}");
     assert!(cap.contains("compute unit 0"), "{cap}");
     // The capture's own counters: 512 values read and written by compute unit 0 since the
-    // previous read; it waits for the feed kernel nearly all the time (Stall% > 90).
+    // previous read; it waits for the feed kernel most of the time (Stall% about 76: its window
+    // holds device time only; it was over 90% while the host's own time between rounds was on
+    // the device timeline).
     let g = app.current_site().expect("the worker's channel read");
     assert_eq!(app.data.site(g).line, 18);
     let c = app.source.counters[g].expect("capture counters");
     assert_eq!(c.requests, 512, "{c:?}");
-    assert!(c.stall_pct().unwrap() > 90.0, "{c:?}");
+    assert!(c.stall_pct().unwrap() > 60.0, "{c:?}");
     let write = app.line_sites(18)[0];
     let w = app.source.counters[write].expect("write counters");
     assert_eq!(w.requests, 512, "{w:?}");

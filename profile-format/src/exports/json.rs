@@ -156,7 +156,7 @@ fn summarize(p: &Profile) -> Summary {
             Record::Snapshot(_) | Record::OutOfBounds(_) => {}
         }
     }
-    let total_time_ns = p.time_span_ns().map(|(a, b)| b - a).unwrap_or(0);
+    let total_time_ns = p.emulated_time_ns();
     Summary {
         clock_mhz: clock,
         board_bandwidth_mbps: p.header.board.total_bandwidth_mbps(),

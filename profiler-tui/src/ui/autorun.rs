@@ -180,8 +180,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             ))
         )),
         Line::from(Span::styled(
-            "Enter: open the Source Code view with only this capture's data (instead of the \
-             average)",
+            "Enter: the Source Code view with only this capture's data; t: every capture summed \
+             (captures are never averaged with enqueued runs)",
             t.dim(),
         )),
     ];

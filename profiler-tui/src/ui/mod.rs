@@ -144,7 +144,7 @@ fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
                     "h/l pan  +/- zoom  0 fit  j/k lane  [ ] run  Enter source  v plots  d details"
                 }
                 Tab::Loops => "j/k move  Enter show the loop in Source Code  / search",
-                Tab::Autorun => "j/k kernel  h/l capture  Enter open capture in Source Code",
+                Tab::Autorun => "j/k kernel  h/l capture  Enter this capture  t all captures",
                 Tab::Compare => "j/k move  s sort by stall change / location",
             },
             t.dim(),
@@ -189,6 +189,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("Autorun Captures", ""),
     ("j k / h l", "choose kernel / capture"),
     ("Enter", "Source Code view with this capture only"),
+    ("t", "Source Code view with every capture summed"),
     ("Compare", ""),
     ("s", "sort by Stall% change / by location"),
     ("Loops", ""),

@@ -46,10 +46,10 @@ pub type Direction = TransferDirection;
 
 /// A context was created: the first one of the process opens the profiling session when the
 /// environment asks for it (invalid variables are reported once on stderr). It also gives the
-/// device model the device timeline's clock (the virtual host clock kernel commands start
-/// on), so autorun kernels of programs loaded later start their clock at their load time.
+/// device model the device timeline's clock (the host's position on it, the QUEUED time of
+/// commands), so autorun kernels of programs loaded later start their clock at their load time.
 pub fn context_created() {
-    fpgacl_device_model::program::set_timeline_clock(crate::clock::virtual_now_ns);
+    fpgacl_device_model::program::set_timeline_clock(crate::clock::device_now_ns);
     if let Some(dev) = platform().devices.first() {
         session::open_once(&dev.board);
     }
@@ -126,19 +126,24 @@ pub fn transfer(q: &Arc<Queue>, ev: &Arc<Event>, direction: Direction, bytes: us
     }
     let device = q.device.index as u32;
     let queue = s.queue_id(q);
+    let seq = s.reserve();
     ev.set_end_hook(Box::new(move |status, times| {
         if status != CL_COMPLETE {
+            s.write_in_order(seq, Vec::new());
             return;
         }
         let start = s.rel_ns(times[2]);
-        s.write(&[Record::MemTransfer(MemTransfer {
-            device,
-            queue,
-            direction,
-            bytes: bytes as u64,
-            start_ns: start,
-            end_ns: s.rel_ns(times[3]).max(start),
-        })]);
+        s.write_in_order(
+            seq,
+            vec![Record::MemTransfer(MemTransfer {
+                device,
+                queue,
+                direction,
+                bytes: bytes as u64,
+                start_ns: start,
+                end_ns: s.rel_ns(times[3]).max(start),
+            })],
+        );
     }));
 }
 
@@ -160,6 +165,8 @@ pub fn snapshot_event(ev: &Arc<Event>) -> CLResult<()> {
         return Ok(());
     }
     if let Some(p) = s.running().into_iter().find(|p| p.follows(ev)) {
+        // Written at once, before the run's own record (not in the sequence: a snapshot's
+        // counts depend on when the host looks).
         s.write(&[p.snapshot(ev)]);
     }
     Ok(())
@@ -208,6 +215,8 @@ pub fn capture_device(
     }
     let programs = s.programs_of_device(dev.index as u32, program);
     let mut records = Vec::new();
+    let mut snapshots = Vec::new();
+    let seq = s.reserve();
     let now = s.capture_time();
     for (inst, info) in &programs {
         if read_auto {
@@ -245,13 +254,16 @@ pub fn capture_device(
             for p in s.running() {
                 if p.program_id() == info.id {
                     if let Some(ev) = running_event(&p) {
-                        records.push(p.snapshot(&ev));
+                        snapshots.push(p.snapshot(&ev));
                     }
                 }
             }
         }
     }
-    s.write(&records);
+    // Snapshots of running kernels are written at once (their counts depend on when the host
+    // looks anyway), before the run's own record; captures take their place in order.
+    s.write(&snapshots);
+    s.write_in_order(seq, records);
     Ok(())
 }
 

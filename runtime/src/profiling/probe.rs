@@ -43,6 +43,18 @@ pub struct KernelProbe {
     /// cycle figures converted (1.0 otherwise).
     clock_scale: f64,
     event: Mutex<Weak<Event>>,
+    /// Its place in the file's order ([`Session::reserve`]); taken once written.
+    seq: Mutex<Option<u64>>,
+}
+
+impl Drop for KernelProbe {
+    /// A probe whose record was never written (the command was not enqueued, or never ended)
+    /// gives up its place so later records are not held back.
+    fn drop(&mut self) {
+        if let Some(seq) = self.seq.lock().take() {
+            self.session.write_in_order(seq, Vec::new());
+        }
+    }
 }
 
 /// A run timed at a program's own kernel clock (`-clock`) in cycles of the device's clock:
@@ -100,6 +112,7 @@ impl KernelProbe {
                 1.0
             },
             event: Mutex::new(Weak::new()),
+            seq: Mutex::new(Some(session.reserve())),
         }))
     }
 
@@ -183,10 +196,17 @@ impl KernelProbe {
     /// START in device cycles, plus the timing model's cycle count.
     fn end(&self, status: cl_int, times: [u64; 4]) {
         self.session.remove_running(self);
+        let records = self.end_records(status, times);
+        if let Some(seq) = self.seq.lock().take() {
+            self.session.write_in_order(seq, records);
+        }
+    }
+
+    fn end_records(&self, status: cl_int, times: [u64; 4]) -> Vec<Record> {
         let finished = self.finished.lock().take();
         let timing = self.timing.lock().take();
         if status != CL_COMPLETE {
-            return; // the kernel failed: no run to record
+            return Vec::new(); // the kernel failed: no run to record
         }
         let s = self.session;
         let start = s.rel_ns(times[2]);
@@ -214,8 +234,7 @@ impl KernelProbe {
             if let Some(f) = &finished {
                 records.extend(self.oob_records(&f.report, end));
             }
-            s.write(&records);
-            return;
+            return records;
         }
         let sites = match &finished {
             Some(f) if s.config.counters() => {
@@ -239,7 +258,7 @@ impl KernelProbe {
         if let Some(f) = &finished {
             records.extend(self.oob_records(&f.report, end));
         }
-        s.write(&records);
+        records
     }
 
     /// The run's out-of-bounds sites that did not stop it, as records.
@@ -283,7 +302,7 @@ impl KernelProbe {
     /// they finish.
     pub fn snapshot(&self, ev: &Event) -> Record {
         let s = self.session;
-        let observed = ev.observe_running_at(crate::clock::virtual_now_ns());
+        let observed = ev.observe_running_at(crate::clock::device_now_ns());
         let taken = s.rel_ns(observed);
         let start = s.rel_ns(ev.times()[2]).min(taken);
         let sites = match &self.live {

@@ -3,23 +3,38 @@
 //!
 //! One session per process, opened by the first context ([`open_once`]): it creates (truncates)
 //! the output file and writes the header; every later context of the process appends to the
-//! same file. Every record is handed to the OS as one whole frame before the call returns
+//! same file. Every record is handed to the OS as one whole frame when it is written
 //! ([`fpgacl_profile_format::ProfileWriter`]), so a host killed at any moment leaves a file
 //! that reads back to its last whole record.
+//!
+//! **Order.** Frames are written in the order the host asked for what they record, not in
+//! the order the worker threads finished: each program, kernel launch, transfer and autorun
+//! capture takes a sequence number on the host's thread (at `clBuildProgram`,
+//! `clEnqueue*`, the extension call), and its frames are written once every earlier number
+//! has been written ([`Session::reserve`], [`Session::write_in_order`]). So the same host
+//! program writes the same bytes (apart from the header's date, pid and command line),
+//! whatever the threads' speed. A number whose command does not end holds the later frames
+//! back for about [`HOLD`] of wall time (then they are written and the late frame follows
+//! when it comes; a thread checks every HOLD / 4), and at the process's exit
+//! ([`flush_at_exit`]) everything held is written. Snapshots of running kernels
+//! are written at once, before their run's record (their counts depend on when the host
+//! looks, so a profile with snapshots is not reproducible byte for byte anyway).
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
+use std::time::{Duration, Instant};
 
 use fpgacl_device_model::{Board, ProgramInstance};
 use fpgacl_kernel_compiler::ir::Module;
-use fpgacl_profile_format::{Header, ProfileWriter, Record};
+use fpgacl_profile_format::{Header, ProfileWriter, Program, Record};
 use parking_lot::Mutex;
 
 use super::config::ProfileConfig;
 use super::counters::ModuleSites;
 use super::probe::KernelProbe;
 use super::program::{analyze, profile_board, program_record};
-use crate::clock::virtual_now_ns;
+use crate::clock::device_now_ns;
 use crate::queue::Queue;
 
 static SESSION: OnceLock<Option<Session>> = OnceLock::new();
@@ -42,7 +57,27 @@ pub fn open_once(board: &Board) -> Option<&'static Session> {
                 return None;
             }
             match Session::create(config, board) {
-                Ok(s) => Some(s),
+                Ok(s) => {
+                    if let Some(path) = std::env::var_os("FPGACL_PROGRESS_FILE") {
+                        start_progress_file(path.into());
+                    }
+                    extern "C" fn at_exit() {
+                        flush_at_exit();
+                    }
+                    // SAFETY: registers a plain function without arguments, as atexit wants.
+                    unsafe { libc::atexit(at_exit) };
+                    // Frames held back for a command that does not end are written after
+                    // HOLD even when no later frame comes to push them out.
+                    let _ = std::thread::Builder::new()
+                        .name("fpgacl-profile-order".into())
+                        .spawn(|| loop {
+                            std::thread::sleep(HOLD / 4);
+                            if let Some(s) = current() {
+                                s.release_due();
+                            }
+                        });
+                    Some(s)
+                }
                 Err(msg) => {
                     log::warn!("fpgacl: profiling disabled: {msg}");
                     None
@@ -50,6 +85,71 @@ pub fn open_once(board: &Board) -> Option<&'static Session> {
             }
         })
         .as_ref()
+}
+
+/// Longest time frames wait (wall time) for an earlier sequence number whose command has not
+/// ended (see the module documentation).
+pub const HOLD: Duration = Duration::from_secs(2);
+
+/// What a sequence number stands for.
+enum Item {
+    Program(Box<Program>),
+    Records(Vec<Record>),
+}
+
+/// Frames waiting for earlier sequence numbers.
+#[derive(Default)]
+struct Order {
+    /// The next number to write.
+    next: u64,
+    held: BTreeMap<u64, Item>,
+    /// Since when `held` waits for `next` (wall time).
+    since: Option<Instant>,
+}
+
+/// The status `fpgacl profile` shows while the host runs, one `name=value` a line: kernels
+/// running now, and the host's own time so far (ns: wall time outside waits and enqueue
+/// calls, `clock::virtual_now_ns`; never part of the device timeline).
+pub fn progress_text() -> String {
+    format!(
+        "running_kernels={}\nhost_time_ns={}\n",
+        crate::queue::running_kernels(),
+        crate::clock::virtual_now_ns()
+    )
+}
+
+/// `FPGACL_PROGRESS_FILE` (set by `fpgacl profile`): a thread rewrites the file with
+/// [`progress_text`] every 100 ms (written aside and renamed, so a reader sees whole files).
+fn start_progress_file(path: std::path::PathBuf) {
+    let _ = PROGRESS_FILE.set(path.clone());
+    write_progress(&path);
+    let write = write_progress;
+    let _ = std::thread::Builder::new()
+        .name("fpgacl-progress".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(100));
+            write(&path);
+        });
+}
+
+static PROGRESS_FILE: OnceLock<std::path::PathBuf> = OnceLock::new();
+
+fn write_progress(path: &std::path::Path) {
+    let tmp = path.with_extension("tmp");
+    if std::fs::write(&tmp, progress_text()).is_ok() {
+        let _ = std::fs::rename(&tmp, path);
+    }
+}
+
+/// Writes every frame still held back (the host's process exits): numbers whose command never
+/// ended are skipped. Also writes the progress file a last time (the host's own time).
+pub fn flush_at_exit() {
+    if let Some(s) = current() {
+        s.flush_held();
+    }
+    if let Some(p) = PROGRESS_FILE.get() {
+        write_progress(p);
+    }
 }
 
 /// A program loaded on a device, as the session knows it.
@@ -78,8 +178,8 @@ pub struct Session {
     /// What is recorded, and where.
     pub config: ProfileConfig,
     writer: ProfileWriter,
-    /// The runtime's virtual host clock (`clock::virtual_now_ns()`, the base of the events'
-    /// emulated timestamps) when the session opened: record times are relative to it.
+    /// The host's position on the device timeline (`clock::device_now_ns()`, the clock of the
+    /// events' timestamps) when the session opened: record times are relative to it.
     origin_ns: u64,
     board: Board,
     programs: Mutex<Vec<ProgramEntry>>,
@@ -90,6 +190,8 @@ pub struct Session {
     running: Mutex<Vec<Weak<KernelProbe>>>,
     last_capture_ns: AtomicU64,
     write_error_reported: AtomicBool,
+    next_seq: AtomicU64,
+    order: Mutex<Order>,
 }
 
 /// The host command line, from `/proc/self/cmdline` (falling back to Rust's arguments).
@@ -121,7 +223,7 @@ fn own_profile_path(path: &std::path::Path) -> std::path::PathBuf {
 
 impl Session {
     fn create(config: ProfileConfig, board: &Board) -> Result<Session, String> {
-        let origin_ns = virtual_now_ns();
+        let origin_ns = device_now_ns();
         let mut header = Header::for_this_process(profile_board(board));
         header.command_line = command_line();
         let writer = match ProfileWriter::create(&config.output, &header) {
@@ -154,6 +256,8 @@ impl Session {
             running: Mutex::new(Vec::new()),
             last_capture_ns: AtomicU64::new(0),
             write_error_reported: AtomicBool::new(false),
+            next_seq: AtomicU64::new(0),
+            order: Mutex::new(Order::default()),
         })
     }
 
@@ -162,14 +266,14 @@ impl Session {
         self.writer.path()
     }
 
-    /// An emulated-timeline time (event timestamps, `clock::virtual_now_ns()`) as session ns.
+    /// A device-timeline time (event timestamps, `clock::device_now_ns()`) as session ns.
     pub fn rel_ns(&self, t: u64) -> u64 {
         t.saturating_sub(self.origin_ns)
     }
 
-    /// Session ns now, on the host's virtual clock (the emulated timeline).
+    /// Session ns now: the host's position on the device timeline.
     pub fn now_rel(&self) -> u64 {
-        self.rel_ns(virtual_now_ns())
+        self.rel_ns(device_now_ns())
     }
 
     /// The time of a new `clGetProfileDataDeviceIntelFPGA` capture: now, but always later
@@ -209,6 +313,74 @@ impl Session {
         }
     }
 
+    /// A sequence number for frames to be written later, in the order of the numbers.
+    pub fn reserve(&self) -> u64 {
+        self.next_seq.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// Writes `records` (possibly none: the number is then done) as number `seq`, once every
+    /// earlier number is written.
+    pub fn write_in_order(&self, seq: u64, records: Vec<Record>) {
+        self.put(seq, Item::Records(records));
+    }
+
+    fn put(&self, seq: u64, item: Item) {
+        let mut o = self.order.lock();
+        if seq < o.next {
+            // Its number was skipped after HOLD: written late.
+            self.write_item(item);
+            return;
+        }
+        o.held.insert(seq, item);
+        self.release(&mut o, false);
+    }
+
+    /// Writes held frames in order; past [`HOLD`] (or with `all`) over missing numbers.
+    fn release(&self, o: &mut Order, all: bool) {
+        loop {
+            while let Some(item) = o.held.remove(&o.next) {
+                o.next += 1;
+                self.write_item(item);
+            }
+            let Some(&first) = o.held.keys().next() else {
+                o.since = None;
+                return;
+            };
+            let since = *o.since.get_or_insert_with(Instant::now);
+            if !all && since.elapsed() < HOLD {
+                return;
+            }
+            o.next = first;
+            o.since = None;
+        }
+    }
+
+    /// Writes the held frames whose wait has reached [`HOLD`].
+    pub fn release_due(&self) {
+        let mut o = self.order.lock();
+        if !o.held.is_empty() {
+            self.release(&mut o, false);
+        }
+    }
+
+    /// Writes every held frame (see [`flush_at_exit`]).
+    pub fn flush_held(&self) {
+        if let Some(mut o) = self.order.try_lock_for(Duration::from_millis(500)) {
+            self.release(&mut o, true);
+        }
+    }
+
+    fn write_item(&self, item: Item) {
+        match item {
+            Item::Records(r) => self.write(&r),
+            Item::Program(p) => {
+                if let Err(e) = self.writer.write_program(&p) {
+                    self.report_write_error(&e.to_string());
+                }
+            }
+        }
+    }
+
     fn report_write_error(&self, msg: &str) {
         if !self.write_error_reported.swap(true, Ordering::Relaxed) {
             log::error!("fpgacl: cannot write the profile: {msg}");
@@ -226,12 +398,11 @@ impl Session {
         let id = self.next_program.fetch_add(1, Ordering::Relaxed);
         let report = analyze(&module, board);
         let sites = ModuleSites::new(&module, board, &ModuleSites::cached_sites(&report));
-        if let Err(e) = self
-            .writer
-            .write_program(&program_record(id, &module, board, &report))
-        {
-            self.report_write_error(&e.to_string());
-        }
+        let seq = self.reserve();
+        self.put(
+            seq,
+            Item::Program(Box::new(program_record(id, &module, board, &report))),
+        );
         let info = Arc::new(ProgramInfo {
             id,
             device,
