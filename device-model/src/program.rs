@@ -8,6 +8,7 @@ use crate::exec::code::Code;
 use crate::exec::decode::decode;
 use crate::exec::group::{local_ptr, Plan, Worker};
 use crate::exec::interp::{FifoEnv, Region};
+use crate::exec::printf_stream::PrintfStream;
 use crate::exec::values::norm;
 use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, OobMode, OobSite, RunError};
 use crate::fifo::{Fifo, PipeFifo};
@@ -1040,7 +1041,6 @@ fn run_kernel(
         local_bytes: local_bytes as usize,
         regions,
         local_args,
-        printf_immediate: sequential,
         word_bytes: inner.board.mem_word_bytes(),
         max_burst_words: inner.board.max_burst_words(),
         coalesce: inner.coalesce[spec.kernel as usize].get_or_init(|| {
@@ -1077,6 +1077,7 @@ fn run_kernel(
     let nsites = module.sites.len();
     let nloops = f.loops.len();
     let sink = |b: &[u8]| inner.printf.write(b);
+    let printf = PrintfStream::new(&sink);
     let own_counters;
     let counters: &CounterBlock = match autorun_counters {
         Some(c) => c,
@@ -1108,16 +1109,13 @@ fn run_kernel(
     let mut end_tick = None;
     let mut oob: Vec<OobSite>;
     let result: Result<(), Box<KernelFault>> = if threads == 1 {
-        let mut w = Worker::new(&plan, counters, Some(fifo_env()), &sink);
+        let mut w = Worker::new(&plan, counters, Some(fifo_env()), &printf);
         let mut r = Ok(());
         for gi in 0..total {
             if let Err(e) = w.run_group(gi) {
                 r = Err(e);
                 break;
             }
-        }
-        for (_, b) in w.printf_out.drain(..) {
-            sink(&b);
         }
         end_tick = clock.map(|_| w.m.clock);
         oob = w.take_oob();
@@ -1126,14 +1124,13 @@ fn run_kernel(
         let next = AtomicU64::new(0);
         let stop = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
-        let outputs: Mutex<Vec<(u64, Vec<u8>)>> = Mutex::new(Vec::new());
         let oob_all: Mutex<Vec<OobSite>> = Mutex::new(Vec::new());
         let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
                     let local = CounterBlock::new(nsites, nloops);
-                    let mut w = Worker::new(&plan, &local, Some(fifo_env()), &sink);
+                    let mut w = Worker::new(&plan, &local, Some(fifo_env()), &printf);
                     'outer: while !stop.load(Ordering::Relaxed) {
                         let start = next.fetch_add(chunk, Ordering::Relaxed);
                         if start >= total {
@@ -1146,17 +1143,16 @@ fn run_kernel(
                                     *ff = Some((gi, e));
                                 }
                                 stop.store(true, Ordering::Relaxed);
+                                printf.stop();
                                 break 'outer;
                             }
                         }
                     }
-                    let outs = std::mem::take(&mut w.printf_out);
                     let sites = w.take_oob();
                     if !sites.is_empty() {
                         merge_oob(&mut oob_all.lock(), sites);
                     }
                     drop(w);
-                    outputs.lock().extend(outs);
                     // Merge counters; the order of merges does not change the sums.
                     static MERGE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
                     let _m = MERGE.lock();
@@ -1165,16 +1161,13 @@ fn run_kernel(
             }
         });
         oob = oob_all.into_inner();
-        let mut outs = outputs.into_inner();
-        outs.sort_by_key(|(g, _)| *g);
-        for (_, b) in outs {
-            sink(&b);
-        }
         match first_fault.into_inner() {
             Some((_, f)) => Err(f),
             None => Ok(()),
         }
     };
+    // Output of groups after a fault, held until now.
+    printf.finish_all();
     // Wake-ups this thread's FIFO operations deferred (fifo.rs) are due now.
     crate::fifo::flush_owed_wakes();
     drop(own);

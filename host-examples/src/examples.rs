@@ -338,6 +338,14 @@ pub const EXAMPLES: &[Example] = &[
         description: "with FPGACL_KERNEL_TIMEOUT_S, an endless compute loop and an endless \
                       printf loop end with an error status and the host goes on",
     },
+    Example {
+        name: "printf_stream",
+        source: "printf_stream.c",
+        kernels: &["printf_stream.cl"],
+        needs_kernels: true,
+        description: "printf in endless loops (stopped by FPGACL_KERNEL_TIMEOUT_S) streams \
+                      line by line while the kernel runs, with bounded memory",
+    },
 ];
 
 /// The example with this name, if any.

@@ -9,4 +9,5 @@ pub mod decode;
 pub mod group;
 pub mod interp;
 pub mod printf;
+pub mod printf_stream;
 pub mod values;
