@@ -15,7 +15,8 @@ use crate::fifo::{Fifo, PipeFifo};
 use crate::memory::DeviceMemory;
 use crate::timing::{ClockPlan, ComputeModel, TICKS_PER_CYCLE};
 use fpgacl_kernel_compiler::ir::{
-    make_ptr, AddrSpace, ArgKind, Function, Module, SiteKind, REGION_FIRST_ARG, REGION_PRIVATE,
+    make_ptr, AddrSpace, ArgKind, Function, Module, SiteKind, MAX_GROUP_PRIVATE_BYTES,
+    REGION_FIRST_ARG, REGION_PRIVATE,
 };
 use parking_lot::Mutex;
 use std::io::Write;
@@ -431,6 +432,27 @@ impl ProgramInstance {
         &self.inner.module
     }
 
+    /// Checks, before a launch is queued, that the private memory of a work-group of local
+    /// size `local` of kernel `kernel` fits (the check `run` makes; `CL_OUT_OF_RESOURCES`).
+    pub fn check_private_memory(&self, kernel: u32, local: [u64; 3]) -> Result<(), LaunchError> {
+        let inner = &*self.inner;
+        let (Some(f), Some(code)) = (
+            inner.module.kernels.get(kernel as usize),
+            inner.code.get(kernel as usize),
+        ) else {
+            return Err(LaunchError::NoSuchKernel(kernel));
+        };
+        let needed = group_private_bytes(f, code, local);
+        if needed > MAX_GROUP_PRIVATE_BYTES {
+            return Err(LaunchError::PrivateMemory {
+                items: local[0].saturating_mul(local[1]).saturating_mul(local[2]),
+                needed,
+                limit: MAX_GROUP_PRIVATE_BYTES,
+            });
+        }
+        Ok(())
+    }
+
     /// The device activity registry (running / blocked kernels) this instance reports to.
     pub fn activity(&self) -> &Arc<Activity> {
         &self.inner.activity
@@ -817,6 +839,21 @@ fn decode_value(k: fpgacl_kernel_compiler::ir::Scalar, b: &[u8]) -> u64 {
     norm(k, u64::from_le_bytes(v))
 }
 
+/// Private memory of a work-group of local size `l`: frames and registers of the work-items
+/// alive at the same time (every item of a group with barriers, else one) plus one printf
+/// buffer per item for kernels with printf.
+fn group_private_bytes(f: &Function, code: &Code, l: [u64; 3]) -> u64 {
+    let group = l[0].saturating_mul(l[1]).saturating_mul(l[2]);
+    let items = if code.needs_sync { group } else { 1 };
+    let per_item = ((f.frame_size as u64).div_ceil(8) + f.num_slots as u64) * 8;
+    let printf_bytes = if code.printfs.is_empty() {
+        0
+    } else {
+        group.saturating_mul(std::mem::size_of::<Vec<u8>>() as u64)
+    };
+    per_item.saturating_mul(items).saturating_add(printf_bytes)
+}
+
 /// Executes a kernel: validation, argument binding, scheduling, counter merge. `reg`: the
 /// registration of an autorun instance (kept across its executions); `None` registers the
 /// execution for its duration.
@@ -1002,27 +1039,13 @@ fn run_kernel(
         }
         .into());
     }
-    // Work-items of a group with barriers keep their private frames and registers alive at the
-    // same time; refuse absurd sizes instead of exhausting host memory.
-    const PRIVATE_LIMIT: u64 = 1 << 30;
-    let items = if code.needs_sync {
-        l[0] * l[1] * l[2]
-    } else {
-        1
-    };
-    let per_item = (fw as u64 + f.num_slots as u64) * 8;
-    // Kernels with printf keep one output buffer per work-item of the group.
-    let printf_bytes = if code.printfs.is_empty() {
-        0
-    } else {
-        (l[0] * l[1] * l[2]).saturating_mul(std::mem::size_of::<Vec<u8>>() as u64)
-    };
-    let needed = per_item.saturating_mul(items).saturating_add(printf_bytes);
-    if needed > PRIVATE_LIMIT {
-        return Err(LaunchError::WorkGroupSize(format!(
-            "the private memory of a work-group ({needed} bytes) exceeds the limit of \
-             {PRIVATE_LIMIT} bytes"
-        ))
+    let needed = group_private_bytes(f, code, l);
+    if needed > MAX_GROUP_PRIVATE_BYTES {
+        return Err(LaunchError::PrivateMemory {
+            items: l[0] * l[1] * l[2],
+            needed,
+            limit: MAX_GROUP_PRIVATE_BYTES,
+        }
         .into());
     }
     let sequential = code.uses_fifos;

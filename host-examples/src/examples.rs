@@ -339,6 +339,23 @@ pub const EXAMPLES: &[Example] = &[
                       printf loop end with an error status and the host goes on",
     },
     Example {
+        name: "build_log",
+        source: "build_log.c",
+        kernels: &[],
+        needs_kernels: true,
+        description: "builds the OpenCL C files given as arguments with clBuildProgram and \
+                      prints status, build time and build log of each",
+    },
+    Example {
+        name: "private_limit",
+        source: "private_limit.c",
+        kernels: &["private_limit.cl"],
+        needs_kernels: true,
+        description: "a work-group whose private memory is over the emulator's limit is \
+                      refused at clEnqueueNDRangeKernel with CL_OUT_OF_RESOURCES; the build \
+                      log warns; small groups run",
+    },
+    Example {
         name: "printf_stream",
         source: "printf_stream.c",
         kernels: &["printf_stream.cl"],

@@ -880,3 +880,9 @@ impl Module {
         self.kernels.iter().find(|k| k.name == name)
     }
 }
+
+/// Most private memory (frames and registers) the emulator keeps for the work-items of one
+/// work-group that are alive at the same time (all items of a group with barriers, one item
+/// otherwise). Launches over it fail with `CL_OUT_OF_RESOURCES`; `fpgacl aoc` warns of kernels
+/// whose largest possible work-group would need more.
+pub const MAX_GROUP_PRIVATE_BYTES: u64 = 1 << 30;

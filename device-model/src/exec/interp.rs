@@ -1532,7 +1532,26 @@ impl Machine<'_> {
                 }
                 0
             }
-            Err(_) => u64::MAX,
+            Err(e) => {
+                report_printf_error(&self.module.strings[c.fmt as usize], e);
+                u64::MAX
+            }
         }
+    }
+}
+
+/// Says once per format string (per process) on stderr that a `printf` call printed nothing
+/// and why (the build log warned of what can be seen at build time; an unreadable `%s`
+/// string is seen only now).
+fn report_printf_error(fmt: &str, e: printf::FormatError) {
+    static SAID: parking_lot::Mutex<Vec<String>> = parking_lot::const_mutex(Vec::new());
+    let mut said = SAID.lock();
+    if said.len() < 1024 && !said.iter().any(|f| f == fmt) {
+        said.push(fmt.to_string());
+        // `{:?}` escapes control characters of the format string.
+        eprintln!(
+            "fpgacl: printf({fmt:?}) printed nothing: {} (said once per format string)",
+            e.0
+        );
     }
 }

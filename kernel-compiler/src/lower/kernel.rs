@@ -109,6 +109,31 @@ pub(crate) fn lower_kernel<'a>(
             format!("private memory of kernel '{name}' is {} bytes per work-item (at most {MAX_FRAME} are supported)", fl.frame_size),
         );
     }
+    // Work-items of a group with barriers keep their private memory alive together: warn when
+    // the largest group the kernel allows (its attributes, else the 256 work-items Intel's
+    // compiler allows a kernel with barriers) needs more than the emulator keeps.
+    if fl.uses_barrier && fl.frame_size <= MAX_FRAME {
+        let group: u64 = match (attrs.reqd_work_group_size, attrs.max_work_group_size) {
+            (Some(r), _) => r.iter().map(|&x| x as u64).product(),
+            (None, Some(m)) => m as u64,
+            (None, None) => 256,
+        };
+        let per_item = (fl.frame_size as u64).div_ceil(8) * 8 + fl.num_slots as u64 * 8;
+        let limit = ir::MAX_GROUP_PRIVATE_BYTES;
+        if per_item.saturating_mul(group) > limit {
+            fl.warn(
+                f.decl.loc,
+                format!(
+                    "private memory of kernel '{name}' is {per_item} bytes per work-item and its \
+                     work-items synchronise with barriers: a work-group of {group} work-items \
+                     needs {} bytes, over the emulator's {limit}; launches with more than {} \
+                     work-items per group fail with CL_OUT_OF_RESOURCES",
+                    per_item.saturating_mul(group),
+                    limit / per_item.max(1)
+                ),
+            );
+        }
+    }
     if fl.local_size > MAX_LOCAL {
         fl.error(
             f.decl.loc,

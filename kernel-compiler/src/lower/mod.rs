@@ -12,6 +12,7 @@ mod expr;
 mod func;
 mod init;
 mod kernel;
+mod printf_check;
 mod stmt;
 pub mod verify;
 
