@@ -356,6 +356,15 @@ pub const EXAMPLES: &[Example] = &[
                       log warns; small groups run",
     },
     Example {
+        name: "buffer_rect_random",
+        source: "buffer_rect_random.c",
+        kernels: &[],
+        needs_kernels: false,
+        description: "the conformance suite's bufferreadwriterect procedure: random rect \
+                      copies, reads and writes over 8 CL_MEM_USE_HOST_PTR buffers mirrored on \
+                      the host, every buffer mapped and compared at the end",
+    },
+    Example {
         name: "printf_stream",
         source: "printf_stream.c",
         kernels: &["printf_stream.cl"],
