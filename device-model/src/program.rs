@@ -1,7 +1,7 @@
 //! Program instances: a built program loaded on the emulated device, with its channels, its
 //! autorun kernels, and the launch entry point the runtime calls.
 
-use crate::activity::{Activity, RunGuard};
+use crate::activity::{Activity, RunGuard, SimWait, SIM};
 use crate::board::Board;
 use crate::counters::{CounterBlock, Counters};
 use crate::exec::code::Code;
@@ -565,6 +565,8 @@ impl ProgramInstance {
         for c in &self.inner.channels {
             c.wake_all();
         }
+        // Parked idle autorun instances (`park_idle`) wait for the epoch to change.
+        SIM.bump();
     }
 }
 
@@ -645,11 +647,45 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
             .fold(0u64, |a, s| a.wrapping_add(s.fires))
     };
     let mut last_moved = moved(&slot.counters.snapshot());
+    // Every channel element of the declarations the kernel operates on (an index may be
+    // computed): a parked idle instance wakes when one of them changes.
+    let watched: Vec<Arc<Fifo>> = {
+        let code = &inner.code[slot.kernel as usize];
+        let mut decls: Vec<usize> = code
+            .fifos
+            .iter()
+            .filter_map(|x| match x.ep {
+                crate::exec::code::Ep::Channel { decl, .. } => Some(decl as usize),
+                crate::exec::code::Ep::Pipe { .. } => None,
+            })
+            .collect();
+        decls.sort_unstable();
+        decls.dedup();
+        let mut v = Vec::new();
+        for d in decls {
+            let start = inner.chan_base.get(d).copied().unwrap_or(0) as usize;
+            let end = inner
+                .chan_base
+                .get(d + 1)
+                .map_or(inner.channels.len(), |&e| e as usize);
+            v.extend(
+                inner
+                    .channels
+                    .get(start..end)
+                    .unwrap_or(&[])
+                    .iter()
+                    .cloned(),
+            );
+        }
+        v
+    };
+    let positions = || -> Vec<(u64, u64)> { watched.iter().map(|f| f.position()).collect() };
     // Consecutive executions that moved nothing, and the current back-off.
     let mut streak = 0u64;
     let mut backoff = BACKOFF_MIN;
     while !inner.shutdown.load(Ordering::Relaxed) {
         let t0 = Instant::now();
+        let before = positions();
         if let Some(p) = plan.as_mut() {
             p.start_tick = slot.tick.load(Ordering::Relaxed);
         }
@@ -704,8 +740,14 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
         // instance stays idle, so idle compute units stay off the CPU. One that moved data restarts at once (the guide's
         // one-item-per-execution pattern); the simulated clock (rule A1) does not depend on
         // this.
+        // After PARK_AFTER idle executions in a row it parks instead (`park_idle`): however
+        // long its executions took (a poller's non-blocking decisions wait for the other
+        // pollers' clocks), it would only keep polling empty channels.
         if !idle {
             backoff = BACKOFF_MIN;
+        } else if streak >= PARK_AFTER && !watched.is_empty() {
+            slot.backoffs.fetch_add(1, Ordering::Relaxed);
+            park_idle(inner, &reg, &watched, &before, &positions);
         } else if t0.elapsed() < BACKOFF_MIN {
             slot.backoffs.fetch_add(1, Ordering::Relaxed);
             std::thread::sleep(backoff);
@@ -715,6 +757,56 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
         }
     }
 }
+
+/// An autorun instance that stayed idle for [`PARK_AFTER`] executions (they moved no
+/// element: a poller of empty channels) parks until something it can observe changes: an
+/// operation on a channel it reaches (`before`: their positions when its last execution
+/// began), another execution registering (an enqueued kernel starting), or shutdown; at most
+/// [`PARK_MAX`]. Parked, it does not hold the floor of the non-blocking decisions down
+/// (`SimWait::Parked`), so the other idle pollers stop deciding against it and park too: idle
+/// polling costs no CPU. Its clock stays where its last execution ended (rule A1); the polls
+/// it would have made meanwhile could only have failed.
+fn park_idle(
+    inner: &Inner,
+    reg: &RunGuard,
+    watched: &[Arc<Fifo>],
+    before: &[(u64, u64)],
+    positions: &dyn Fn() -> Vec<(u64, u64)>,
+) {
+    let run = reg.state();
+    let regs = inner.activity.registrations();
+    for f in watched {
+        f.watch(true);
+    }
+    if run.timed() {
+        run.set_sim(Some(SimWait::Parked));
+    }
+    let t0 = Instant::now();
+    loop {
+        let seen = SIM.epoch();
+        if inner.shutdown.load(Ordering::Relaxed)
+            || inner.activity.registrations() != regs
+            || positions() != before
+            || t0.elapsed() >= PARK_MAX
+        {
+            break;
+        }
+        SIM.wait(seen, PARK_MAX.saturating_sub(t0.elapsed()));
+    }
+    if run.timed() {
+        run.set_sim(None);
+    }
+    for f in watched {
+        f.watch(false);
+    }
+}
+
+/// Idle executions in a row after which an autorun instance parks.
+const PARK_AFTER: u64 = 32;
+
+/// Longest park of an idle autorun instance (a safety net: every change it can observe wakes
+/// it sooner).
+const PARK_MAX: Duration = Duration::from_secs(2);
 
 /// Back-off of an autorun execution that moved nothing: the first, and the longest.
 const BACKOFF_MIN: Duration = Duration::from_millis(1);
