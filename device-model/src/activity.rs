@@ -386,6 +386,22 @@ impl Activity {
         (SIM.epoch() == e1).then_some(floor)
     }
 
+    /// The latest published clock of the timed executions other than `me` that are not
+    /// parked (`SimWait::Parked`): the device's simulated "now" as the active executions see
+    /// it, which a parked idle instance catches up to when it wakes (`None`: there is none).
+    pub(crate) fn active_clock(&self, me: &RunState) -> Option<u64> {
+        let mut out: Option<u64> = None;
+        for s in self.running.lock().iter() {
+            if !s.timed || std::ptr::eq(&**s, me) || matches!(*s.sim.lock(), Some(SimWait::Parked))
+            {
+                continue;
+            }
+            let c = s.clock.load(Ordering::Relaxed);
+            out = Some(out.map_or(c, |o| o.max(c)));
+        }
+        out
+    }
+
     /// Holds back the decisions of non-blocking FIFO operations that wait for their partner
     /// (they keep waiting) until the guard drops: for launching several timed kernels that
     /// start at the same simulated time, so that none decides before the others exist.

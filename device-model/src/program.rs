@@ -685,7 +685,13 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
     let mut backoff = BACKOFF_MIN;
     while !inner.shutdown.load(Ordering::Relaxed) {
         let t0 = Instant::now();
-        let before = positions();
+        // Positions of the watched channels when an execution that may lead to a park
+        // begins (only then: busy instances do not pay for it).
+        let before = if streak + 1 >= PARK_AFTER {
+            positions()
+        } else {
+            Vec::new()
+        };
         if let Some(p) = plan.as_mut() {
             p.start_tick = slot.tick.load(Ordering::Relaxed);
         }
@@ -747,7 +753,12 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
             backoff = BACKOFF_MIN;
         } else if streak >= PARK_AFTER && !watched.is_empty() {
             slot.backoffs.fetch_add(1, Ordering::Relaxed);
-            park_idle(inner, &reg, &watched, &before, &positions);
+            if park_idle(inner, slot, &reg, &watched, &before, &positions) {
+                // Woken by a change: a few more polls before it parks again (what woke it may
+                // need a cycle or two of its clock to become visible).
+                streak = PARK_AFTER - PARK_REPOLLS;
+                backoff = BACKOFF_MIN;
+            }
         } else if t0.elapsed() < BACKOFF_MIN {
             slot.backoffs.fetch_add(1, Ordering::Relaxed);
             std::thread::sleep(backoff);
@@ -764,15 +775,16 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
 /// began), another execution registering (an enqueued kernel starting), or shutdown; at most
 /// [`PARK_MAX`]. Parked, it does not hold the floor of the non-blocking decisions down
 /// (`SimWait::Parked`), so the other idle pollers stop deciding against it and park too: idle
-/// polling costs no CPU. Its clock stays where its last execution ended (rule A1); the polls
-/// it would have made meanwhile could only have failed.
+/// polling costs no CPU. When it wakes, its clock (rule A1) catches up to the latest clock of
+/// the active executions; the polls it skipped could only have failed (they are not counted).
 fn park_idle(
     inner: &Inner,
+    slot: &AutorunSlot,
     reg: &RunGuard,
     watched: &[Arc<Fifo>],
     before: &[(u64, u64)],
     positions: &dyn Fn() -> Vec<(u64, u64)>,
-) {
+) -> bool {
     let run = reg.state();
     let regs = inner.activity.registrations();
     for f in watched {
@@ -782,31 +794,40 @@ fn park_idle(
         run.set_sim(Some(SimWait::Parked));
     }
     let t0 = Instant::now();
-    loop {
+    let changed = loop {
         let seen = SIM.epoch();
-        if inner.shutdown.load(Ordering::Relaxed)
-            || inner.activity.registrations() != regs
-            || positions() != before
-            || t0.elapsed() >= PARK_MAX
-        {
-            break;
+        if inner.shutdown.load(Ordering::Relaxed) || t0.elapsed() >= PARK_MAX {
+            break false;
+        }
+        if inner.activity.registrations() != regs || positions() != before {
+            break true;
         }
         SIM.wait(seen, PARK_MAX.saturating_sub(t0.elapsed()));
-    }
+    };
     if run.timed() {
+        // The polls it skipped could only have failed: its clock catches up to the latest
+        // clock of the active executions (the one whose operation woke it), so it sees what
+        // woke it as a poller polling all along would, instead of polling its way there.
+        if let Some(now) = inner.activity.active_clock(run) {
+            slot.tick.fetch_max(now, Ordering::Relaxed);
+            run.publish_clock(slot.tick.load(Ordering::Relaxed));
+        }
         run.set_sim(None);
     }
     for f in watched {
         f.watch(false);
     }
+    changed
 }
 
 /// Idle executions in a row after which an autorun instance parks.
 const PARK_AFTER: u64 = 32;
+/// Idle executions after a wake before it parks again.
+const PARK_REPOLLS: u64 = 4;
 
 /// Longest park of an idle autorun instance (a safety net: every change it can observe wakes
 /// it sooner).
-const PARK_MAX: Duration = Duration::from_secs(2);
+const PARK_MAX: Duration = Duration::from_secs(30);
 
 /// Back-off of an autorun execution that moved nothing: the first, and the longest.
 const BACKOFF_MIN: Duration = Duration::from_millis(1);

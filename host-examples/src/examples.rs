@@ -365,6 +365,14 @@ pub const EXAMPLES: &[Example] = &[
                       the host, every buffer mapped and compared at the end",
     },
     Example {
+        name: "autorun_idle",
+        source: "autorun_idle.c",
+        kernels: &["autorun_idle.cl"],
+        needs_kernels: true,
+        description: "200 autorun compute units polling with non-blocking reads cost no CPU \
+                      while the host sleeps (idle_cpu_s), and still answer an enqueued kernel",
+    },
+    Example {
         name: "printf_stream",
         source: "printf_stream.c",
         kernels: &["printf_stream.cl"],

@@ -43,6 +43,11 @@ macro_rules! through_icd {
                 "events_hangs",
                 "limits",
                 "watchdog",
+                // build_limits.rs, printf_stream.rs, autorun_idle.rs
+                "build_log",
+                "private_limit",
+                "printf_stream",
+                "autorun_idle",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()
