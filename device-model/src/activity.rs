@@ -85,6 +85,11 @@ pub(crate) enum SimWait {
     /// In a non-blocking operation at simulated tick `t` on a host-empty (read) or host-full
     /// (write) FIFO, waiting for the decision.
     Nb { t: u64 },
+    /// An idle autorun instance parked between executions until a FIFO it can reach changes
+    /// or another execution registers: like a stuck blocking wait, it can act again only
+    /// after an operation of another execution (at or after that one's time), so it does not
+    /// hold the floor down.
+    Parked,
 }
 
 /// What a blocked kernel waits for.
@@ -293,7 +298,7 @@ impl Activity {
         start_tick: Option<u64>,
     ) -> RunGuard {
         let st = Arc::new(RunState {
-            id: self.next_id.fetch_add(1, Ordering::Relaxed),
+            id: self.next_id.fetch_add(1, Ordering::SeqCst),
             kernel: kernel.to_string(),
             autorun,
             compute_id,
@@ -318,6 +323,11 @@ impl Activity {
 
     pub(crate) fn bump(&self) {
         self.progress.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Executions registered so far (changes whenever one starts).
+    pub(crate) fn registrations(&self) -> u64 {
+        self.next_id.load(Ordering::SeqCst)
     }
 
     /// The progress counter alone.
@@ -367,12 +377,29 @@ impl Activity {
                     false
                 }
                 Some(SimWait::Stuck { cell, seen }) => cell.ops() != *seen,
+                Some(SimWait::Parked) => false,
             };
             if running {
                 floor = floor.min(s.clock.load(Ordering::Relaxed));
             }
         }
         (SIM.epoch() == e1).then_some(floor)
+    }
+
+    /// The latest published clock of the timed executions other than `me` that are not
+    /// parked (`SimWait::Parked`): the device's simulated "now" as the active executions see
+    /// it, which a parked idle instance catches up to when it wakes (`None`: there is none).
+    pub(crate) fn active_clock(&self, me: &RunState) -> Option<u64> {
+        let mut out: Option<u64> = None;
+        for s in self.running.lock().iter() {
+            if !s.timed || std::ptr::eq(&**s, me) || matches!(*s.sim.lock(), Some(SimWait::Parked))
+            {
+                continue;
+            }
+            let c = s.clock.load(Ordering::Relaxed);
+            out = Some(out.map_or(c, |o| o.max(c)));
+        }
+        out
     }
 
     /// Holds back the decisions of non-blocking FIFO operations that wait for their partner

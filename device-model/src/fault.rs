@@ -220,6 +220,13 @@ pub enum LaunchError {
     /// `CL_OUT_OF_RESOURCES`: local memory beyond the board limit.
     #[error("local memory of {needed} bytes exceeds the board's {limit} bytes")]
     LocalMemory { needed: u64, limit: u64 },
+    /// `CL_OUT_OF_RESOURCES`: the private memory of the work-items of a group that live at the
+    /// same time is beyond [`fpgacl_kernel_compiler::ir::MAX_GROUP_PRIVATE_BYTES`].
+    #[error(
+        "the private memory of a work-group of {items} work-items ({needed} bytes) exceeds the \
+         limit of {limit} bytes"
+    )]
+    PrivateMemory { items: u64, needed: u64, limit: u64 },
     /// The kernel is an autorun kernel (it cannot be enqueued).
     #[error("kernel '{0}' is autorun and cannot be enqueued")]
     Autorun(String),

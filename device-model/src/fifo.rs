@@ -372,6 +372,24 @@ impl Fifo {
         self.len() == 0
     }
 
+    /// Registers (`true`) or removes a watcher: while one watches, every operation on the FIFO
+    /// changes the simulation epoch ([`SIM`]), which wakes parked autorun instances.
+    pub(crate) fn watch(&self, on: bool) {
+        if on {
+            self.watchers.fetch_add(1, Ordering::SeqCst);
+        } else {
+            self.watchers.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Elements written and read so far: changes with every completed operation.
+    pub(crate) fn position(&self) -> (u64, u64) {
+        (
+            self.tail.0.load(Ordering::SeqCst),
+            self.head.0.load(Ordering::SeqCst),
+        )
+    }
+
     /// Wakes every parked waiter (used on shutdown so blocked kernels notice promptly).
     pub fn wake_all(&self) {
         self.parker.wake();

@@ -1,7 +1,7 @@
 //! Program instances: a built program loaded on the emulated device, with its channels, its
 //! autorun kernels, and the launch entry point the runtime calls.
 
-use crate::activity::{Activity, RunGuard};
+use crate::activity::{Activity, RunGuard, SimWait, SIM};
 use crate::board::Board;
 use crate::counters::{CounterBlock, Counters};
 use crate::exec::code::Code;
@@ -9,13 +9,15 @@ use crate::exec::decode::decode;
 use crate::exec::group::{local_ptr, Plan, Worker};
 use crate::exec::interp::{FifoEnv, Region};
 pub use crate::exec::jit::Backend;
+use crate::exec::printf_stream::PrintfStream;
 use crate::exec::values::norm;
 use crate::fault::{DecodeError, FaultKind, KernelFault, LaunchError, OobMode, OobSite, RunError};
 use crate::fifo::{Fifo, PipeFifo};
 use crate::memory::DeviceMemory;
 use crate::timing::{ClockPlan, ComputeModel, TICKS_PER_CYCLE};
 use fpgacl_kernel_compiler::ir::{
-    make_ptr, AddrSpace, ArgKind, Function, Module, SiteKind, REGION_FIRST_ARG, REGION_PRIVATE,
+    make_ptr, AddrSpace, ArgKind, Function, Module, SiteKind, MAX_GROUP_PRIVATE_BYTES,
+    REGION_FIRST_ARG, REGION_PRIVATE,
 };
 use parking_lot::Mutex;
 use std::io::Write;
@@ -440,6 +442,27 @@ impl ProgramInstance {
         &self.inner.module
     }
 
+    /// Checks, before a launch is queued, that the private memory of a work-group of local
+    /// size `local` of kernel `kernel` fits (the check `run` makes; `CL_OUT_OF_RESOURCES`).
+    pub fn check_private_memory(&self, kernel: u32, local: [u64; 3]) -> Result<(), LaunchError> {
+        let inner = &*self.inner;
+        let (Some(f), Some(code)) = (
+            inner.module.kernels.get(kernel as usize),
+            inner.code.get(kernel as usize),
+        ) else {
+            return Err(LaunchError::NoSuchKernel(kernel));
+        };
+        let needed = group_private_bytes(f, code, local);
+        if needed > MAX_GROUP_PRIVATE_BYTES {
+            return Err(LaunchError::PrivateMemory {
+                items: local[0].saturating_mul(local[1]).saturating_mul(local[2]),
+                needed,
+                limit: MAX_GROUP_PRIVATE_BYTES,
+            });
+        }
+        Ok(())
+    }
+
     /// The device activity registry (running / blocked kernels) this instance reports to.
     pub fn activity(&self) -> &Arc<Activity> {
         &self.inner.activity
@@ -560,6 +583,8 @@ impl ProgramInstance {
         for c in &self.inner.channels {
             c.wake_all();
         }
+        // Parked idle autorun instances (`park_idle`) wait for the epoch to change.
+        SIM.bump();
     }
 }
 
@@ -640,11 +665,51 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
             .fold(0u64, |a, s| a.wrapping_add(s.fires))
     };
     let mut last_moved = moved(&slot.counters.snapshot());
+    // Every channel element of the declarations the kernel operates on (an index may be
+    // computed): a parked idle instance wakes when one of them changes.
+    let watched: Vec<Arc<Fifo>> = {
+        let code = &inner.code[slot.kernel as usize];
+        let mut decls: Vec<usize> = code
+            .fifos
+            .iter()
+            .filter_map(|x| match x.ep {
+                crate::exec::code::Ep::Channel { decl, .. } => Some(decl as usize),
+                crate::exec::code::Ep::Pipe { .. } => None,
+            })
+            .collect();
+        decls.sort_unstable();
+        decls.dedup();
+        let mut v = Vec::new();
+        for d in decls {
+            let start = inner.chan_base.get(d).copied().unwrap_or(0) as usize;
+            let end = inner
+                .chan_base
+                .get(d + 1)
+                .map_or(inner.channels.len(), |&e| e as usize);
+            v.extend(
+                inner
+                    .channels
+                    .get(start..end)
+                    .unwrap_or(&[])
+                    .iter()
+                    .cloned(),
+            );
+        }
+        v
+    };
+    let positions = || -> Vec<(u64, u64)> { watched.iter().map(|f| f.position()).collect() };
     // Consecutive executions that moved nothing, and the current back-off.
     let mut streak = 0u64;
     let mut backoff = BACKOFF_MIN;
     while !inner.shutdown.load(Ordering::Relaxed) {
         let t0 = Instant::now();
+        // Positions of the watched channels when an execution that may lead to a park
+        // begins (only then: busy instances do not pay for it).
+        let before = if streak + 1 >= PARK_AFTER {
+            positions()
+        } else {
+            Vec::new()
+        };
         if let Some(p) = plan.as_mut() {
             p.start_tick = slot.tick.load(Ordering::Relaxed);
         }
@@ -699,8 +764,19 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
         // instance stays idle, so idle compute units stay off the CPU. One that moved data restarts at once (the guide's
         // one-item-per-execution pattern); the simulated clock (rule A1) does not depend on
         // this.
+        // After PARK_AFTER idle executions in a row it parks instead (`park_idle`): however
+        // long its executions took (a poller's non-blocking decisions wait for the other
+        // pollers' clocks), it would only keep polling empty channels.
         if !idle {
             backoff = BACKOFF_MIN;
+        } else if streak >= PARK_AFTER && !watched.is_empty() {
+            slot.backoffs.fetch_add(1, Ordering::Relaxed);
+            if park_idle(inner, slot, &reg, &watched, &before, &positions) {
+                // Woken by a change: a few more polls before it parks again (what woke it may
+                // need a cycle or two of its clock to become visible).
+                streak = PARK_AFTER - PARK_REPOLLS;
+                backoff = BACKOFF_MIN;
+            }
         } else if t0.elapsed() < BACKOFF_MIN {
             slot.backoffs.fetch_add(1, Ordering::Relaxed);
             std::thread::sleep(backoff);
@@ -710,6 +786,66 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
         }
     }
 }
+
+/// An autorun instance that stayed idle for [`PARK_AFTER`] executions (they moved no
+/// element: a poller of empty channels) parks until something it can observe changes: an
+/// operation on a channel it reaches (`before`: their positions when its last execution
+/// began), another execution registering (an enqueued kernel starting), or shutdown; at most
+/// [`PARK_MAX`]. Parked, it does not hold the floor of the non-blocking decisions down
+/// (`SimWait::Parked`), so the other idle pollers stop deciding against it and park too: idle
+/// polling costs no CPU. When it wakes, its clock (rule A1) catches up to the latest clock of
+/// the active executions; the polls it skipped could only have failed (they are not counted).
+fn park_idle(
+    inner: &Inner,
+    slot: &AutorunSlot,
+    reg: &RunGuard,
+    watched: &[Arc<Fifo>],
+    before: &[(u64, u64)],
+    positions: &dyn Fn() -> Vec<(u64, u64)>,
+) -> bool {
+    let run = reg.state();
+    let regs = inner.activity.registrations();
+    for f in watched {
+        f.watch(true);
+    }
+    if run.timed() {
+        run.set_sim(Some(SimWait::Parked));
+    }
+    let t0 = Instant::now();
+    let changed = loop {
+        let seen = SIM.epoch();
+        if inner.shutdown.load(Ordering::Relaxed) || t0.elapsed() >= PARK_MAX {
+            break false;
+        }
+        if inner.activity.registrations() != regs || positions() != before {
+            break true;
+        }
+        SIM.wait(seen, PARK_MAX.saturating_sub(t0.elapsed()));
+    };
+    if run.timed() {
+        // The polls it skipped could only have failed: its clock catches up to the latest
+        // clock of the active executions (the one whose operation woke it), so it sees what
+        // woke it as a poller polling all along would, instead of polling its way there.
+        if let Some(now) = inner.activity.active_clock(run) {
+            slot.tick.fetch_max(now, Ordering::Relaxed);
+            run.publish_clock(slot.tick.load(Ordering::Relaxed));
+        }
+        run.set_sim(None);
+    }
+    for f in watched {
+        f.watch(false);
+    }
+    changed
+}
+
+/// Idle executions in a row after which an autorun instance parks.
+const PARK_AFTER: u64 = 32;
+/// Idle executions after a wake before it parks again.
+const PARK_REPOLLS: u64 = 4;
+
+/// Longest park of an idle autorun instance (a safety net: every change it can observe wakes
+/// it sooner).
+const PARK_MAX: Duration = Duration::from_secs(30);
 
 /// Back-off of an autorun execution that moved nothing: the first, and the longest.
 const BACKOFF_MIN: Duration = Duration::from_millis(1);
@@ -832,6 +968,21 @@ fn decode_value(k: fpgacl_kernel_compiler::ir::Scalar, b: &[u8]) -> u64 {
     let n = b.len().min(8);
     v[..n].copy_from_slice(&b[..n]);
     norm(k, u64::from_le_bytes(v))
+}
+
+/// Private memory of a work-group of local size `l`: frames and registers of the work-items
+/// alive at the same time (every item of a group with barriers, else one) plus one printf
+/// buffer per item for kernels with printf.
+fn group_private_bytes(f: &Function, code: &Code, l: [u64; 3]) -> u64 {
+    let group = l[0].saturating_mul(l[1]).saturating_mul(l[2]);
+    let items = if code.needs_sync { group } else { 1 };
+    let per_item = ((f.frame_size as u64).div_ceil(8) + f.num_slots as u64) * 8;
+    let printf_bytes = if code.printfs.is_empty() {
+        0
+    } else {
+        group.saturating_mul(std::mem::size_of::<Vec<u8>>() as u64)
+    };
+    per_item.saturating_mul(items).saturating_add(printf_bytes)
 }
 
 /// Executes a kernel: validation, argument binding, scheduling, counter merge. `reg`: the
@@ -1068,27 +1219,13 @@ fn run_kernel(
         }
         .into());
     }
-    // Work-items of a group with barriers keep their private frames and registers alive at the
-    // same time; refuse absurd sizes instead of exhausting host memory.
-    const PRIVATE_LIMIT: u64 = fpgacl_kernel_compiler::ir::GROUP_STATE_LIMIT_BYTES;
-    let items = if code.needs_sync {
-        l[0] * l[1] * l[2]
-    } else {
-        1
-    };
-    let per_item = (fw as u64 + f.num_slots as u64) * 8;
-    // Kernels with printf keep one output buffer per work-item of the group.
-    let printf_bytes = if code.printfs.is_empty() {
-        0
-    } else {
-        (l[0] * l[1] * l[2]).saturating_mul(std::mem::size_of::<Vec<u8>>() as u64)
-    };
-    let needed = per_item.saturating_mul(items).saturating_add(printf_bytes);
-    if needed > PRIVATE_LIMIT {
-        return Err(LaunchError::WorkGroupSize(format!(
-            "the private memory of a work-group ({needed} bytes) exceeds the limit of \
-             {PRIVATE_LIMIT} bytes"
-        ))
+    let needed = group_private_bytes(f, code, l);
+    if needed > MAX_GROUP_PRIVATE_BYTES {
+        return Err(LaunchError::PrivateMemory {
+            items: l[0] * l[1] * l[2],
+            needed,
+            limit: MAX_GROUP_PRIVATE_BYTES,
+        }
         .into());
     }
     let sequential = code.uses_fifos;
@@ -1107,7 +1244,6 @@ fn run_kernel(
         local_bytes: local_bytes as usize,
         regions,
         local_args,
-        printf_immediate: sequential,
         word_bytes: inner.board.mem_word_bytes(),
         max_burst_words: inner.board.max_burst_words(),
         coalesce: inner.coalesce[spec.kernel as usize].get_or_init(|| {
@@ -1144,6 +1280,7 @@ fn run_kernel(
     let nsites = module.sites.len();
     let nloops = f.loops.len();
     let sink = |b: &[u8]| inner.printf.write(b);
+    let printf = PrintfStream::new(&sink);
     let own_counters;
     let counters: &CounterBlock = match autorun_counters {
         Some(c) => c,
@@ -1175,16 +1312,13 @@ fn run_kernel(
     let mut end_tick = None;
     let mut oob: Vec<OobSite>;
     let result: Result<(), Box<KernelFault>> = if threads == 1 {
-        let mut w = Worker::new(&plan, counters, Some(fifo_env()), &sink);
+        let mut w = Worker::new(&plan, counters, Some(fifo_env()), &printf);
         let mut r = Ok(());
         for gi in 0..total {
             if let Err(e) = w.run_group(gi) {
                 r = Err(e);
                 break;
             }
-        }
-        for (_, b) in w.printf_out.drain(..) {
-            sink(&b);
         }
         end_tick = clock.map(|_| w.m.clock);
         oob = w.take_oob();
@@ -1193,14 +1327,13 @@ fn run_kernel(
         let next = AtomicU64::new(0);
         let stop = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
-        let outputs: Mutex<Vec<(u64, Vec<u8>)>> = Mutex::new(Vec::new());
         let oob_all: Mutex<Vec<OobSite>> = Mutex::new(Vec::new());
         let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
                     let local = CounterBlock::new(nsites, nloops);
-                    let mut w = Worker::new(&plan, &local, Some(fifo_env()), &sink);
+                    let mut w = Worker::new(&plan, &local, Some(fifo_env()), &printf);
                     'outer: while !stop.load(Ordering::Relaxed) {
                         let start = next.fetch_add(chunk, Ordering::Relaxed);
                         if start >= total {
@@ -1213,17 +1346,16 @@ fn run_kernel(
                                     *ff = Some((gi, e));
                                 }
                                 stop.store(true, Ordering::Relaxed);
+                                printf.stop();
                                 break 'outer;
                             }
                         }
                     }
-                    let outs = std::mem::take(&mut w.printf_out);
                     let sites = w.take_oob();
                     if !sites.is_empty() {
                         merge_oob(&mut oob_all.lock(), sites);
                     }
                     drop(w);
-                    outputs.lock().extend(outs);
                     // Merge counters; the order of merges does not change the sums.
                     static MERGE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
                     let _m = MERGE.lock();
@@ -1232,16 +1364,13 @@ fn run_kernel(
             }
         });
         oob = oob_all.into_inner();
-        let mut outs = outputs.into_inner();
-        outs.sort_by_key(|(g, _)| *g);
-        for (_, b) in outs {
-            sink(&b);
-        }
         match first_fault.into_inner() {
             Some((_, f)) => Err(f),
             None => Ok(()),
         }
     };
+    // Output of groups after a fault, held until now.
+    printf.finish_all();
     // Wake-ups this thread's FIFO operations deferred (fifo.rs) are due now.
     crate::fifo::flush_owed_wakes();
     drop(own);

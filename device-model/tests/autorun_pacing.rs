@@ -194,3 +194,63 @@ __kernel void blocked(void) { write_channel_intel(out, read_channel_intel(in_b[g
     assert_eq!(inst.autorun_status().len(), 200);
     inst.shutdown();
 }
+
+/// Issue 15 item 8: 200 autorun compute units that poll their channels with non-blocking reads
+/// (nothing feeds them) park once they have stayed idle through the back-off: over 1 s of host
+/// sleep the process uses under 0.1 s of CPU (before parking: about 0.5 s, the non-blocking
+/// decisions of the pollers against each other's clocks). A parked poller wakes when its
+/// channel is written: an enqueued kernel feeding compute unit 7 gets its answer.
+#[test]
+fn two_hundred_polling_autorun_compute_units_park_when_idle() {
+    const SRC: &str = r#"
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel int req[200] __attribute__((depth(4)));
+channel int rsp[200] __attribute__((depth(4)));
+__attribute__((max_global_work_dim(0))) __attribute__((autorun))
+__attribute__((num_compute_units(200)))
+__kernel void poller(void) {
+    int id = get_compute_id(0);
+    bool ok = false;
+    int v = read_channel_nb_intel(req[id], &ok);
+    if (ok) write_channel_intel(rsp[id], v * 2 + id);
+}
+__kernel void ask(__global int *restrict out, int x) {
+    write_channel_intel(req[7], x);
+    out[0] = read_channel_intel(rsp[7]);
+}
+"#;
+    let inst = kit(SRC, 1).inst;
+    // Let every instance go through its back-off (about 0.25 s) and park.
+    std::thread::sleep(Duration::from_millis(1500));
+    let runs0: u64 = inst.autorun_status().iter().map(|s| s.runs).sum();
+    let cpu0 = process_cpu_seconds();
+    let t0 = Instant::now();
+    std::thread::sleep(Duration::from_millis(1000));
+    let secs = t0.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu0;
+    let runs1: u64 = inst.autorun_status().iter().map(|s| s.runs).sum();
+    eprintln!(
+        "200 polling autorun compute units: {cpu:.3} s CPU in {secs:.3} s, {} executions",
+        runs1 - runs0
+    );
+    assert!(cpu < 0.1, "{cpu} s CPU in {secs} s");
+    // A parked poller still answers.
+    let out = buf(&[0i32]);
+    let k = kidx(&inst, "ask");
+    let t1 = Instant::now();
+    inst.run(&LaunchSpec::task(
+        k,
+        vec![
+            ArgBinding::buffer(&out),
+            ArgBinding::Value(20i32.to_ne_bytes().to_vec()),
+        ],
+    ))
+    .expect("ask");
+    assert_eq!(read_ints(&out, 1), vec![20 * 2 + 7]);
+    assert!(
+        t1.elapsed() < Duration::from_secs(1),
+        "the answer took {:?}",
+        t1.elapsed()
+    );
+    inst.shutdown();
+}

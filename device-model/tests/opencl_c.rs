@@ -274,6 +274,68 @@ __kernel void hello(__global int *a) {
     }
 }
 
+/// printf output streams line by line in a fixed order: the lines of a group in work-item order
+/// (plain kernels) or in barrier rounds, groups in group order, whatever the number of
+/// worker threads; a line split over several printf calls stays whole.
+#[test]
+fn printf_lines_in_group_order_with_any_thread_count() {
+    let src = r#"
+__kernel void lines(int n) {
+    int i = get_global_id(0);
+    for (int k = 0; k < n; k++) {
+        printf("g%d ", (int)get_group_id(0));
+        printf("i%d k%d\n", i, k);
+    }
+    printf("tail %d", i);
+}
+__kernel void rounds(int n) {
+    int l = get_local_id(0);
+    for (int k = 0; k < n; k++) {
+        printf("r%d g%d l%d\n", k, (int)get_group_id(0), l);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+"#;
+    let (groups, local, n) = (40u64, 4u64, 3i32);
+    let mut plain = String::new();
+    for g in 0..groups {
+        for l in 0..local {
+            let i = g * local + l;
+            for k in 0..n {
+                plain.push_str(&format!("g{g} i{i} k{k}\n"));
+            }
+            plain.push_str(&format!("tail {i}"));
+        }
+    }
+    let mut rounds = String::new();
+    for g in 0..groups {
+        for k in 0..n {
+            for l in 0..local {
+                rounds.push_str(&format!("r{k} g{g} l{l}\n"));
+            }
+        }
+    }
+    for threads in [1, 4] {
+        let (inst, out) = instance(src, threads);
+        for (name, want) in [("lines", &plain), ("rounds", &rounds)] {
+            out.lock().clear();
+            let k = kidx(&inst, name);
+            inst.run(&LaunchSpec::ndrange_1d(
+                k,
+                groups * local,
+                Some(local),
+                vec![ArgBinding::Value(n.to_le_bytes().to_vec())],
+            ))
+            .unwrap();
+            assert_eq!(
+                &String::from_utf8(out.lock().clone()).unwrap(),
+                want,
+                "{name}, {threads} threads"
+            );
+        }
+    }
+}
+
 #[test]
 fn autorun_compute_units_channel_arrays_structs_from_source() {
     let src = r#"

@@ -366,6 +366,48 @@ pub const EXAMPLES: &[Example] = &[
         description: "with FPGACL_KERNEL_TIMEOUT_S, an endless compute loop and an endless \
                       printf loop end with an error status and the host goes on",
     },
+    Example {
+        name: "build_log",
+        source: "build_log.c",
+        kernels: &[],
+        needs_kernels: true,
+        description: "builds the OpenCL C files given as arguments with clBuildProgram and \
+                      prints status, build time and build log of each",
+    },
+    Example {
+        name: "private_limit",
+        source: "private_limit.c",
+        kernels: &["private_limit.cl"],
+        needs_kernels: true,
+        description: "a work-group whose private memory is over the emulator's limit is \
+                      refused at clEnqueueNDRangeKernel with CL_OUT_OF_RESOURCES; the build \
+                      log warns; small groups run",
+    },
+    Example {
+        name: "buffer_rect_random",
+        source: "buffer_rect_random.c",
+        kernels: &[],
+        needs_kernels: false,
+        description: "the conformance suite's bufferreadwriterect procedure: random rect \
+                      copies, reads and writes over 8 CL_MEM_USE_HOST_PTR buffers mirrored on \
+                      the host, every buffer mapped and compared at the end",
+    },
+    Example {
+        name: "autorun_idle",
+        source: "autorun_idle.c",
+        kernels: &["autorun_idle.cl"],
+        needs_kernels: true,
+        description: "200 autorun compute units polling with non-blocking reads cost no CPU \
+                      while the host sleeps (idle_cpu_s), and still answer an enqueued kernel",
+    },
+    Example {
+        name: "printf_stream",
+        source: "printf_stream.c",
+        kernels: &["printf_stream.cl"],
+        needs_kernels: true,
+        description: "printf in endless loops (stopped by FPGACL_KERNEL_TIMEOUT_S) streams \
+                      line by line while the kernel runs, with bounded memory",
+    },
 ];
 
 /// The example with this name, if any.

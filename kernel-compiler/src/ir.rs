@@ -59,12 +59,6 @@ pub const DEVICE_MAX_WORK_GROUP_SIZE: u64 = 2_147_483_647;
 /// (what Intel's FPGA runtime reports with image support); a kernel with more is refused.
 pub const DEVICE_MAX_IMAGE_ARGS: u32 = 128;
 
-/// Most bytes of private state (frame and registers of every work-item) that the emulator
-/// keeps for one work-group of a kernel with barriers: all its work-items are alive at once
-/// across a barrier. A launch above it fails; the compiler warns when a kernel's required
-/// work-group size already exceeds it.
-pub const GROUP_STATE_LIMIT_BYTES: u64 = 1 << 30;
-
 /// Makes a pointer value.
 pub const fn make_ptr(region: u64, offset: u64) -> u64 {
     (region << REGION_SHIFT) | (offset & OFFSET_MASK)
@@ -1002,3 +996,9 @@ impl Module {
         self.kernels.iter().find(|k| k.name == name)
     }
 }
+
+/// Most private memory (frames and registers) the emulator keeps for the work-items of one
+/// work-group that are alive at the same time (all items of a group with barriers, one item
+/// otherwise). Launches over it fail with `CL_OUT_OF_RESOURCES`; `fpgacl aoc` warns of kernels
+/// whose largest possible work-group would need more.
+pub const MAX_GROUP_PRIVATE_BYTES: u64 = 1 << 30;

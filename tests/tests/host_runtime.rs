@@ -37,5 +37,6 @@ both_linkages!(
     queues_events,
     pipes_objects,
     negative,
-    stress_threads
+    stress_threads,
+    buffer_rect_random
 );

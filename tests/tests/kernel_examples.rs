@@ -49,6 +49,11 @@ macro_rules! through_icd {
                 "watchdog",
                 // images.rs
                 "images",
+                // build_limits.rs, printf_stream.rs, autorun_idle.rs
+                "build_log",
+                "private_limit",
+                "printf_stream",
+                "autorun_idle",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()

@@ -12,6 +12,7 @@ use fpgacl_tests::{hermetic_command, profile_dir, run_with_timeout, DEFAULT_TIME
 /// PoCL 3.x deviations, per example (check ids from `EXAMPLE_SKIP_CHECKS`).
 const POCL_DEVIATIONS: &[(&str, &str)] = &[
     ("platform_query", ""),
+    ("buffer_rect_random", ""),
     // Accepts CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION.
     ("buffers", "map-read-invalidate"),
     // No callback for a user event set to an error; clEnqueueWaitForEvents unimplemented (exits).
@@ -95,6 +96,7 @@ macro_rules! on_pocl {
 
 on_pocl!(
     platform_query,
+    buffer_rect_random,
     buffers,
     queues_events,
     pipes_objects,

@@ -3,6 +3,7 @@
 
 use super::code::Code;
 use super::interp::{pos_of, Exit, FifoEnv, Ids, Machine, OobLog, Region, Trap};
+use super::printf_stream::PrintfStream;
 use crate::counters::CounterBlock;
 use crate::fault::{FaultKind, KernelFault, MemRegion, OobSite};
 use crate::timing::ClockPlan;
@@ -31,8 +32,6 @@ pub struct Plan<'a> {
     pub regions: Vec<Region>,
     /// Start offsets of local pointer arguments in local memory: (arg index, offset, size).
     pub local_args: Vec<(u32, u64, u64)>,
-    /// Whether printf output is written as soon as a work-item produces it.
-    pub printf_immediate: bool,
     /// Board memory interface width in bytes and maximum burst in words (burst counters), both
     /// at least 1.
     pub word_bytes: u64,
@@ -78,9 +77,6 @@ pub struct Worker<'a> {
     pcs: Vec<u32>,
     state: Vec<u8>,
     frame_words: usize,
-    /// Completed printf output per group (group linear index, bytes), when not immediate.
-    pub printf_out: Vec<(u64, Vec<u8>)>,
-    pub sink: &'a dyn Fn(&[u8]),
 }
 
 const READY: u8 = 0;
@@ -92,7 +88,7 @@ impl<'a> Worker<'a> {
         plan: &'a Plan<'a>,
         counters: &'a CounterBlock,
         fifo: Option<FifoEnv<'a>>,
-        sink: &'a dyn Fn(&[u8]),
+        printf: &'a PrintfStream<'a>,
     ) -> Self {
         let l = plan.group_items();
         let items = if plan.code.needs_sync { l } else { 1 };
@@ -137,6 +133,9 @@ impl<'a> Worker<'a> {
                 } else {
                     Vec::new()
                 },
+                printf_ready: Vec::new(),
+                printf_stream: Some(printf),
+                group: 0,
                 item: 0,
                 poll: super::interp::POLL_INTERVAL,
                 clock: plan.clock.map(|c| c.start_tick).unwrap_or(0),
@@ -153,8 +152,6 @@ impl<'a> Worker<'a> {
             pcs: vec![0; items],
             state: vec![READY; items],
             frame_words: fw,
-            printf_out: Vec::new(),
-            sink,
         }
     }
 
@@ -286,6 +283,7 @@ impl<'a> Worker<'a> {
     /// Runs group `g` (linear index) to completion.
     pub fn run_group(&mut self, g: u64) -> Result<(), Box<KernelFault>> {
         let plan = self.plan;
+        self.m.group = g;
         self.m.ids.grp = plan.group_coords(g);
         self.m.last.fill(u64::MAX);
         self.m.reset_bursts();
@@ -354,8 +352,10 @@ impl<'a> Worker<'a> {
                 }
                 Err(t) => return Err(self.fault(t)),
             }
-            if self.plan.printf_immediate {
-                self.flush_item(lin);
+            if !self.m.printf.is_empty() {
+                // The item's unfinished line ends with it (items of a group run in order).
+                self.m.end_printf_item(lin);
+                self.m.emit_printf();
             }
         }
         Ok(())
@@ -427,30 +427,18 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn flush_item(&mut self, lin: usize) {
-        if let Some(b) = self.m.printf.get_mut(lin) {
-            if !b.is_empty() {
-                (self.sink)(b);
-                b.clear();
-            }
-        }
-    }
-
+    /// End of group `g`: the unfinished lines of its items in item order, then the group is
+    /// finished in the launch's ordered stream.
     fn flush_printf(&mut self, g: u64) {
         if self.m.printf.is_empty() {
             return;
         }
-        let mut all = Vec::new();
-        for b in self.m.printf.iter_mut() {
-            all.append(b);
+        for lin in 0..self.m.printf.len() {
+            self.m.end_printf_item(lin);
         }
-        if all.is_empty() {
-            return;
-        }
-        if self.plan.printf_immediate {
-            (self.sink)(&all);
-        } else {
-            self.printf_out.push((g, all));
+        self.m.emit_printf();
+        if let Some(st) = self.m.printf_stream {
+            st.finish(g);
         }
     }
 }

@@ -5,6 +5,7 @@
 use super::builtins;
 use super::code::*;
 use super::printf;
+use super::printf_stream::PrintfStream;
 use super::values::*;
 use crate::activity::{Activity, RunState};
 use crate::counters::{field, CounterBlock};
@@ -124,8 +125,17 @@ pub struct Machine<'a> {
     /// Per site: (tracker site, accesses per wide access), rule M0' (`Plan::coalesce`).
     pub coalesce: &'a [(u32, u32)],
     pub fifo: Option<FifoEnv<'a>>,
-    /// `printf` output per work-item of the group (index = local linear id).
+    /// `printf` output per work-item of the group (index = local linear id): the line each
+    /// item has begun (completed lines move to `printf_ready`).
     pub printf: Vec<Vec<u8>>,
+    /// Completed lines of this group not yet handed to `printf_stream` (handed over at
+    /// [`PRINTF_BATCH`] bytes, at the periodic poll of loop headers, and when an item or the
+    /// group ends).
+    pub printf_ready: Vec<u8>,
+    /// The launch's ordered output (`None`: output is dropped).
+    pub printf_stream: Option<&'a PrintfStream<'a>>,
+    /// Linear index of the group being run (the order of `printf_stream`).
+    pub group: u64,
     /// Local linear id of the item being run.
     pub item: usize,
     /// Loop header visits until the next check for shutdown / abort requests.
@@ -169,10 +179,12 @@ fn bump(c: &AtomicU64, v: u64) {
 /// coalescing (rule M0); later executions share one slot in execution order.
 pub const ISSUE_SLOTS: u32 = 1024;
 
-/// Most `printf` bytes kept per work-item while its group runs (see `Machine::printf`).
+/// Longest unfinished `printf` line kept per work-item (see `Machine::printf`).
 pub const PRINTF_ITEM_LIMIT: usize = 16 << 20;
-/// What replaces the output of a work-item beyond [`PRINTF_ITEM_LIMIT`].
-const PRINTF_CUT: &[u8] = b"\n[fpgacl: printf output of this work-item cut at 16 MiB]\n";
+/// What ends a line longer than [`PRINTF_ITEM_LIMIT`] (the rest of that line is dropped).
+const PRINTF_CUT: &[u8] = b"\n[fpgacl: printf line of this work-item cut at 16 MiB]\n";
+/// Completed `printf` lines handed to the launch's stream in batches of about this size.
+pub const PRINTF_BATCH: usize = 64 << 10;
 
 /// Loop header visits between checks for shutdown or abort requests (so that a kernel stuck in
 /// an endless loop can still be stopped).
@@ -699,6 +711,9 @@ impl Machine<'_> {
                     self.poll = self.poll.wrapping_sub(1);
                     if self.poll == 0 {
                         self.poll = POLL_INTERVAL;
+                        if !self.printf_ready.is_empty() {
+                            self.emit_printf();
+                        }
                         if let Some(kind) = self.stop_requested() {
                             trap!(kind, NONE)
                         }
@@ -1617,6 +1632,22 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// Hands the completed lines of this group to the launch's ordered stream (which may wait
+    /// for earlier groups when this one holds too much, see `PrintfStream::emit`).
+    pub fn emit_printf(&mut self) {
+        if let Some(st) = self.printf_stream {
+            st.emit(self.group, &self.printf_ready);
+        }
+        self.printf_ready.clear();
+    }
+
+    /// Moves the unfinished line of work-item `lin` to the completed output (its item ended).
+    pub fn end_printf_item(&mut self, lin: usize) {
+        if let Some(b) = self.printf.get_mut(lin) {
+            self.printf_ready.append(b);
+        }
+    }
+
     fn printf(&mut self, c: &PrintfX, regs: &[u64]) -> u64 {
         let fmt = &self.module.strings[c.fmt as usize];
         let args: Vec<printf::Arg> = c
@@ -1644,18 +1675,43 @@ impl Machine<'_> {
         match printf::format(fmt.as_bytes(), &args, read_str) {
             Ok(s) => {
                 if let Some(b) = self.printf.get_mut(self.item) {
-                    // Bounded: a work-item printing without end (an endless loop) keeps the
-                    // first PRINTF_ITEM_LIMIT bytes until its group ends (or the watchdog
-                    // stops it).
+                    // Bounded: an unfinished line keeps its first PRINTF_ITEM_LIMIT bytes.
                     if b.len() + s.len() <= PRINTF_ITEM_LIMIT {
                         b.extend_from_slice(&s);
-                    } else if !b.ends_with(PRINTF_CUT) {
+                    } else {
                         b.extend_from_slice(PRINTF_CUT);
+                    }
+                    // Completed lines go out (in batches) while the work-item goes on.
+                    if let Some(nl) = b.iter().rposition(|&c| c == b'\n') {
+                        self.printf_ready.extend_from_slice(&b[..=nl]);
+                        b.drain(..=nl);
+                    }
+                    if self.printf_ready.len() >= PRINTF_BATCH {
+                        self.emit_printf();
                     }
                 }
                 0
             }
-            Err(_) => u64::MAX,
+            Err(e) => {
+                report_printf_error(&self.module.strings[c.fmt as usize], e);
+                u64::MAX
+            }
         }
+    }
+}
+
+/// Says once per format string (per process) on stderr that a `printf` call printed nothing
+/// and why (the build log warned of what can be seen at build time; an unreadable `%s`
+/// string is seen only now).
+fn report_printf_error(fmt: &str, e: printf::FormatError) {
+    static SAID: parking_lot::Mutex<Vec<String>> = parking_lot::const_mutex(Vec::new());
+    let mut said = SAID.lock();
+    if said.len() < 1024 && !said.iter().any(|f| f == fmt) {
+        said.push(fmt.to_string());
+        // `{:?}` escapes control characters of the format string.
+        eprintln!(
+            "fpgacl: printf({fmt:?}) printed nothing: {} (said once per format string)",
+            e.0
+        );
     }
 }

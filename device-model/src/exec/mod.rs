@@ -11,4 +11,5 @@ pub mod group;
 pub mod interp;
 pub mod jit;
 pub mod printf;
+pub mod printf_stream;
 pub mod values;

@@ -13,9 +13,9 @@ use fpgacl_kernel_compiler::ir::{Scalar, ValTy};
 /// bound (C would print them; no real kernel needs more).
 const MAX_FIELD: usize = 4096;
 
-/// A malformed format string or a missing argument.
+/// A malformed format string, a missing argument or an unreadable `%s` string: what is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FormatError;
+pub struct FormatError(pub &'static str);
 
 /// One printf argument: its type and its slots.
 pub struct Arg<'a> {
@@ -94,7 +94,7 @@ pub fn format(
                 i += 1;
             }
             if !matches!(n, 2 | 3 | 4 | 8 | 16) {
-                return Err(FormatError);
+                return Err(FormatError("invalid vector length"));
             }
             vec_n = n;
         }
@@ -107,7 +107,9 @@ pub fn format(
             }
             (Some(b'h'), Some(b'l')) => {
                 if vec_n == 0 {
-                    return Err(FormatError);
+                    return Err(FormatError(
+                        "length modifier 'hl' without a vector specifier",
+                    ));
                 }
                 len_bits = 32;
                 i += 2;
@@ -124,15 +126,19 @@ pub fn format(
         }
         if vec_n > 0 && len_bits == 0 {
             // OpenCL requires a length modifier with a vector specifier.
-            return Err(FormatError);
+            return Err(FormatError("vector specifier without a length modifier"));
         }
-        let conv = *fmt.get(i).ok_or(FormatError)?;
+        let conv = *fmt
+            .get(i)
+            .ok_or(FormatError("incomplete format specifier"))?;
         i += 1;
-        let arg = args.get(next_arg).ok_or(FormatError)?;
+        let arg = args
+            .get(next_arg)
+            .ok_or(FormatError("more conversions than arguments"))?;
         next_arg += 1;
         let count = if vec_n > 0 { vec_n } else { 1 };
         if arg.lanes.len() < count {
-            return Err(FormatError);
+            return Err(FormatError("vector specifier longer than the argument"));
         }
         for e in 0..count {
             if e > 0 {
@@ -178,7 +184,8 @@ pub fn format(
                 }
                 b'c' => vec![v as u8],
                 b's' => {
-                    let mut st = read_str(v).ok_or(FormatError)?;
+                    let mut st =
+                        read_str(v).ok_or(FormatError("'%s' argument is not a readable string"))?;
                     if let Some(p) = s.prec {
                         st.truncate(p);
                     }
@@ -195,7 +202,7 @@ pub fn format(
                     };
                     fmt_float(x, conv, &s)
                 }
-                _ => return Err(FormatError),
+                _ => return Err(FormatError("invalid conversion specifier")),
             };
             pad(&mut out, field, &s, matches!(conv, b'c' | b's' | b'p'));
         }

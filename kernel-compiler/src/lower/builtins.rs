@@ -2,6 +2,7 @@
 
 use super::expr::RV;
 use super::func::{FnLower, Prov, Val};
+use super::printf_check::{self, PArg};
 use super::{Global, LResult};
 use crate::ast::{Expr, ExprKind};
 use crate::ir::*;
@@ -1024,8 +1025,10 @@ impl<'p, 'a> FnLower<'p, 'a> {
             ));
         };
         let mut out = vec![];
+        let mut kinds = vec![];
         for a in &args[1..] {
             if let ExprKind::Str(text) = &a.kind {
+                kinds.push(PArg::Str);
                 // A string argument (`%s`): a NUL-terminated copy in the constant data.
                 let data = &mut self.p.module.constant_data;
                 let off = data.len() as u32;
@@ -1041,6 +1044,15 @@ impl<'p, 'a> FnLower<'p, 'a> {
             }
 
             let (r, t, _) = self.rvalue(a)?;
+            kinds.push(match &t {
+                Type::Scalar(s) => PArg::Scalar(*s),
+                Type::Vector(s, n) => PArg::Vector(*s, *n),
+                Type::Pointer(p) => PArg::Pointer(matches!(
+                    p.ty,
+                    Type::Scalar(Scalar::I8) | Type::Scalar(Scalar::U8)
+                )),
+                _ => PArg::Pointer(false),
+            });
             let (r, t) = match &t {
                 // Default argument promotions for small integers.
                 Type::Scalar(s) if !s.is_float() && s.size() < 4 => {
@@ -1062,14 +1074,10 @@ impl<'p, 'a> FnLower<'p, 'a> {
             };
             out.push((r, vt));
         }
-        let conversions = printf_conversions(fmt);
-        if conversions > out.len() {
-            self.warn(first.loc, "more '%' conversions than data arguments");
-        } else if conversions < out.len() {
-            self.warn(
-                args[conversions + 1].loc,
-                "data argument not used by format string",
-            );
+        // -Wformat-like checks (OpenCL C 1.2 6.12.13.2), each at the argument it concerns.
+        for f in printf_check::check(fmt, &kinds) {
+            let at = f.arg.and_then(|i| args.get(i + 1)).unwrap_or(first).loc;
+            self.warn(at, format!("printf: {}", f.msg));
         }
         let sid = StrId(self.p.module.strings.len() as u32);
         self.p.module.strings.push(fmt.clone());
@@ -1452,47 +1460,5 @@ impl<'p, 'a> FnLower<'p, 'a> {
             ty: Type::int(),
             prov: None,
         })
-    }
-}
-
-/// Number of conversions (`%d`, `%v4f`, `%*d` counts its `*` too) in a printf format.
-fn printf_conversions(fmt: &str) -> usize {
-    let b = fmt.as_bytes();
-    let mut i = 0;
-    let mut n = 0;
-    while i < b.len() {
-        if b[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        if i < b.len() && b[i] == b'%' {
-            i += 1;
-            continue;
-        }
-        // Flags, width, precision, vector and length modifiers, then the conversion letter.
-        while i < b.len() && !b"diouxXfFeEgGaAcsp".contains(&b[i]) {
-            if b[i] == b'*' {
-                n += 1;
-            }
-            i += 1;
-        }
-        if i < b.len() {
-            n += 1;
-            i += 1;
-        }
-    }
-    n
-}
-
-#[cfg(test)]
-mod tests {
-    use super::printf_conversions;
-
-    #[test]
-    fn counts_printf_conversions() {
-        assert_eq!(printf_conversions("x=%d y=%5.2f %% %v4hlf %s\n"), 4);
-        assert_eq!(printf_conversions("%*d"), 2);
-        assert_eq!(printf_conversions("plain"), 0);
     }
 }

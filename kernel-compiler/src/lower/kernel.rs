@@ -125,6 +125,29 @@ pub(crate) fn lower_kernel<'a>(
             format!("private memory of kernel '{name}' is {} bytes per work-item (at most {MAX_FRAME} are supported)", fl.frame_size),
         );
     }
+    // Work-items of a group with barriers keep their private memory alive together: warn when
+    // the default group (the 256 work-items Intel's compiler allows a kernel with barriers and
+    // no size attribute) needs more than the emulator keeps. A group given by an attribute is
+    // checked at the attribute by `work_group_limit_warnings`.
+    let sized = attrs.reqd_work_group_size.is_some() || attrs.max_work_group_size.is_some();
+    if fl.uses_barrier && fl.frame_size <= MAX_FRAME && !sized {
+        let group: u64 = 256;
+        let per_item = (fl.frame_size as u64).div_ceil(8) * 8 + fl.num_slots as u64 * 8;
+        let limit = ir::MAX_GROUP_PRIVATE_BYTES;
+        if per_item.saturating_mul(group) > limit {
+            fl.warn(
+                f.decl.loc,
+                format!(
+                    "private memory of kernel '{name}' is {per_item} bytes per work-item and its \
+                     work-items synchronise with barriers: a work-group of {group} work-items \
+                     needs {} bytes, over the emulator's {limit}; launches with more than {} \
+                     work-items per group fail with CL_OUT_OF_RESOURCES",
+                    per_item.saturating_mul(group),
+                    limit / per_item.max(1)
+                ),
+            );
+        }
+    }
     if fl.local_size > MAX_LOCAL {
         fl.error(
             f.decl.loc,
@@ -201,12 +224,12 @@ fn work_group_limit_warnings(
     }
     let per_item = (fl.frame_size as u64).next_multiple_of(8) + fl.num_slots.max(1) as u64 * 8;
     let state = per_item.saturating_mul(group);
-    if state > ir::GROUP_STATE_LIMIT_BYTES {
+    if state > ir::MAX_GROUP_PRIVATE_BYTES {
         fl.warn(
             attr_loc(which),
             format!(
-                "kernel '{name}' has a barrier, so the {group} work-items of a work-group given by {which} are all alive at once: {state} bytes of private state ({per_item} per work-item), more than the {} bytes one work-group may hold; a launch with {group} work-items per group will fail (CL_INVALID_WORK_GROUP_SIZE)",
-                ir::GROUP_STATE_LIMIT_BYTES
+                "kernel '{name}' has a barrier, so the {group} work-items of a work-group given by {which} are all alive at once: {state} bytes of private state ({per_item} per work-item), more than the {} bytes one work-group may hold; a launch with {group} work-items per group will fail (CL_OUT_OF_RESOURCES)",
+                ir::MAX_GROUP_PRIVATE_BYTES
             ),
         );
     }

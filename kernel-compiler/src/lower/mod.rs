@@ -13,6 +13,7 @@ mod func;
 mod image;
 mod init;
 mod kernel;
+mod printf_check;
 mod stmt;
 pub mod verify;
 

@@ -266,7 +266,9 @@ pub fn run_error_code(e: &RunError) -> cl_int {
             LaunchError::GlobalSize(_) => CL_INVALID_GLOBAL_WORK_SIZE,
             LaunchError::WorkGroupSize(_) => CL_INVALID_WORK_GROUP_SIZE,
             LaunchError::Arg { .. } => CL_INVALID_KERNEL_ARGS,
-            LaunchError::LocalMemory { .. } => CL_OUT_OF_RESOURCES,
+            LaunchError::LocalMemory { .. } | LaunchError::PrivateMemory { .. } => {
+                CL_OUT_OF_RESOURCES
+            }
             LaunchError::ShutDown => CL_INVALID_PROGRAM_EXECUTABLE,
         },
         // A kernel fault ends the command like a device error.
@@ -410,6 +412,14 @@ pub fn enqueue_kernel(
         k.local_mem_size() <= q.device.board.local_mem_bytes,
         CL_OUT_OF_RESOURCES,
     )?;
+    // Private memory of a work-group beyond the emulator's limit: refused now, not when the
+    // command runs.
+    if let Err(e) = instance.check_private_memory(k.index as u32, ws.local.map(|x| x as u64)) {
+        let msg = format!("fpgacl: kernel '{}': {e}", f.name);
+        log::error!("{msg}");
+        q.context.report_error(&msg);
+        return Err(run_error_code(&RunError::Launch(e)));
+    }
     let launch = Launch {
         module: k.module.clone(),
         kernel_index: k.index,

@@ -394,6 +394,16 @@ impl Program {
                 st.log = b.log;
                 match (b.module, loaded) {
                     (Some(m), Some(Ok(()))) => {
+                        // What the static analysis had to give up on (capped unrolls, ...)
+                        // belongs in the build log too.
+                        if let Some(r) = self.analysis() {
+                            for k in &r.kernels {
+                                for w in &k.warnings {
+                                    st.log
+                                        .push_str(&format!("warning: kernel '{}': {w}\n", k.name));
+                                }
+                            }
+                        }
                         st.status = CL_BUILD_SUCCESS;
                         st.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
                         st.module = Some(m);

@@ -20,7 +20,7 @@ __kernel void memory_ops(__global const float *restrict in, __global float *rest
     atom_xchg(&counter[4], old);
     atomic_or(&hist[gid & 15], 1u << (lid & 31));
     if (gid == 0)
-        printf("first value %f, old %d, vec %v4f\n", v, old, (float4)(v));
+        printf("first value %f, old %d, vec %v4hlf\n", v, old, (float4)(v));
     event_t e2 = async_work_group_strided_copy(out, scratch, 64, 2, 0);
     wait_group_events(1, &e2);
     out[gid] += v;
