@@ -372,14 +372,11 @@ impl Fifo {
         self.len() == 0
     }
 
-    /// Registers (`true`) or removes a watcher: while one watches, every operation on the FIFO
-    /// changes the simulation epoch ([`SIM`]), which wakes parked autorun instances.
-    pub(crate) fn watch(&self, on: bool) {
-        if on {
-            self.watchers.fetch_add(1, Ordering::SeqCst);
-        } else {
-            self.watchers.fetch_sub(1, Ordering::SeqCst);
-        }
+    /// Arms the FIFO for a watcher (a parked autorun instance): the next completed operation
+    /// advances the simulation epoch ([`SIM`]) once, which wakes parked instances. Arm again
+    /// before each check of [`Fifo::position`].
+    pub(crate) fn arm(&self) {
+        self.armed.store(true, Ordering::SeqCst);
     }
 
     /// Elements written and read so far: changes with every completed operation.

@@ -805,15 +805,16 @@ fn park_idle(
 ) -> bool {
     let run = reg.state();
     let regs = inner.activity.registrations();
-    for f in watched {
-        f.watch(true);
-    }
     if run.timed() {
         run.set_sim(Some(SimWait::Parked));
     }
     let t0 = Instant::now();
     let changed = loop {
         let seen = SIM.epoch();
+        // Armed before the positions are read: an operation after that read bumps the epoch.
+        for f in watched {
+            f.arm();
+        }
         if inner.shutdown.load(Ordering::Relaxed) || t0.elapsed() >= PARK_MAX {
             break false;
         }
@@ -831,9 +832,6 @@ fn park_idle(
             run.publish_clock(slot.tick.load(Ordering::Relaxed));
         }
         run.set_sim(None);
-    }
-    for f in watched {
-        f.watch(false);
     }
     changed
 }

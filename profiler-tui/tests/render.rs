@@ -626,3 +626,47 @@ fn clicking_a_capture_button_opens_it() {
     let s = render(&app);
     assert!(s.contains("autorun capture of streamer at 2.00ms"), "{s}");
 }
+
+#[test]
+fn a_waiting_channel_write_is_back_pressure_that_waited_not_a_busy_stall_source() {
+    use fpgacl_profile_format::SiteCounters;
+    // The producer's channel write of pipeline.cl (line 7) with one execution that waited 99.7%
+    // of the run (a rendezvous whose reader starts later): Stall% + Occupancy% is 100%, but it
+    // did not see work every cycle, and its idle reader is the late side.
+    let data = ReportData::new("p", demo::demo_profile());
+    let mut counters = data.counters(Scope::Average);
+    let find = |line: u32, read: bool| {
+        (0..data.sites.len())
+            .find(|&g| {
+                let s = data.site(g);
+                s.file == "pipeline.cl" && s.line == line && s.kind.is_read() == read
+            })
+            .expect("pipeline.cl channel site")
+    };
+    let w = find(7, false);
+    counters[w] = Some(SiteCounters {
+        site: data.site(w).id,
+        fired_cycles: 1,
+        stall_cycles: 997,
+        active_cycles: 1000,
+        requests: 1,
+        ..Default::default()
+    });
+    let r = find(14, true);
+    counters[r] = Some(SiteCounters {
+        site: data.site(r).id,
+        fired_cycles: 1,
+        active_cycles: 1000,
+        requests: 1,
+        ..Default::default()
+    });
+    let found = diagnose(&data, w, &counters);
+    assert_eq!(found[0].0, Scenario::BackPressure, "{found:?}");
+    let text = &found[0].1.headline;
+    assert!(
+        text.contains("holds a waiting work-item") && text.contains("one execution waited"),
+        "{text}"
+    );
+    assert!(!text.contains("every cycle"), "{text}");
+    assert!(text.contains("the late or slow side"), "{text}");
+}

@@ -50,7 +50,7 @@ fn nb_poll_counts_are_identical_across_runs_pauses_and_host_load() {
 /// execute: stall + fired + predicated <= active, so Stall% + Occupancy% <= 100%), and the
 /// diagnosis says the write waits for the other side instead of "work every cycle".
 #[test]
-fn waiting_rendezvous_write_is_consistent_and_diagnosed_as_waiting() {
+fn rendezvous_write_counters_are_consistent_and_not_diagnosed_as_busy() {
     use fpgacl_profile_format::read_profile;
     use fpgacl_tests::{fpgacl_cli, scratch_dir};
     use std::process::Command;
@@ -69,7 +69,7 @@ fn waiting_rendezvous_write_is_consistent_and_diagnosed_as_waiting() {
     let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("fpgacl profile");
     assert!(out.success(), "{}", out.describe());
     let p = read_profile(&profile).expect("profile");
-    let mut waiting = None;
+    let mut go_a_write = None;
     for r in p.kernel_runs() {
         for s in &r.sites {
             assert!(
@@ -80,16 +80,15 @@ fn waiting_rendezvous_write_is_consistent_and_diagnosed_as_waiting() {
             );
             let sum = s.stall_pct().unwrap_or(0.0) + s.occupancy_pct().unwrap_or(0.0);
             assert!(sum <= 100.0 + 1e-9, "{} site {}: {sum}", r.kernel, s.site);
-            if r.kernel == "poller_a" && s.stall_pct().unwrap_or(0.0) > 90.0 {
-                waiting = Some(*s);
+            if r.kernel == "poller_a" && s.fired_cycles == 1 {
+                go_a_write = Some(*s);
             }
         }
     }
-    let w = waiting.expect("the poller's go_a write stalls most of its run");
-    assert!(
-        w.occupancy_pct().unwrap() < 5.0 && w.fired_cycles == 1,
-        "{w:?}"
-    );
+    // On the device timeline (issue 16) the host's pause between enqueues is not device time,
+    // so the reader is there when the rendezvous write comes: the write waits little.
+    let w = go_a_write.expect("the poller's single go_a write");
+    assert!(w.stall_pct().unwrap_or(0.0) < 90.0, "{w:?}");
     let mut rep = Command::new(fpgacl_cli());
     rep.args(["report", "--text"]).arg(&profile);
     let rep = run_with_timeout(&mut rep, DEFAULT_TIMEOUT).expect("fpgacl report");
@@ -100,8 +99,5 @@ fn waiting_rendezvous_write_is_consistent_and_diagnosed_as_waiting() {
         .unwrap_or_else(|| panic!("{text}"));
     let diag = &text[at..];
     let diag = &diag[..diag.find("\n  2").unwrap_or(diag.len())];
-    assert!(
-        diag.contains("holds a waiting work-item") && !diag.contains("every cycle"),
-        "{diag}"
-    );
+    assert!(!diag.contains("every cycle"), "{diag}");
 }
