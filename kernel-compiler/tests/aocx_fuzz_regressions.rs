@@ -1,6 +1,9 @@
 //! `.aocx` inputs found by the `fuzz_aocx` loop (`runtime/examples/fuzz_aocx.rs`), kept in
 //! `tests/corpus/aocx/`: each must read (or be refused with a message) without a panic, and
 //! whatever reads must re-encode to a container that reads back the same.
+//! `roundtrip-1/2.aocx` are remade in the shape the loop reported (the originals were lost to a
+//! `.gitignore` rule): `fpgacl aoc -c` objects of a kernel with the literal `1.25f` / `3.5`
+//! whose stored preprocessed float token was set to a NaN bit pattern, checksum recomputed.
 
 use fpgacl_kernel_compiler::aocx;
 use std::path::Path;
