@@ -228,7 +228,7 @@ fn work_group_limit_warnings(
         fl.warn(
             attr_loc(which),
             format!(
-                "kernel '{name}' has a barrier, so the {group} work-items of a work-group given by {which} are all alive at once: {state} bytes of private state ({per_item} per work-item), more than the {} bytes one work-group may hold; a launch with {group} work-items per group will fail (CL_OUT_OF_RESOURCES)",
+                "private memory of kernel '{name}': it has a barrier, so the {group} work-items of a work-group given by {which} are all alive at once: {state} bytes of private state ({per_item} per work-item), more than the {} bytes one work-group may hold; a launch with {group} work-items per group will fail (CL_OUT_OF_RESOURCES)",
                 ir::MAX_GROUP_PRIVATE_BYTES
             ),
         );
