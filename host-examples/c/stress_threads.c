@@ -223,9 +223,10 @@ int main(void)
                            NULL));
     CHECK(clGetCommandQueueInfo(g_shared_ooo, CL_QUEUE_REFERENCE_COUNT, sizeof q_rc, &q_rc,
                                 NULL));
-    EXPECT(ctx_rc == ctx_rc0 && q_rc == q_rc0,
-           "reference counts after concurrent retain/release: context %u (was %u), queue %u "
-           "(was %u)", ctx_rc, ctx_rc0, q_rc, q_rc0);
+    if (!skip_check("refcount-after-threads"))
+        EXPECT(ctx_rc == ctx_rc0 && q_rc == q_rc0,
+               "reference counts after concurrent retain/release: context %u (was %u), queue "
+               "%u (was %u)", ctx_rc, ctx_rc0, q_rc, q_rc0);
     CHECK(clReleaseMemObject(g_parent));
     CHECK(clReleaseCommandQueue(g_shared_ooo));
     CHECK(clReleaseCommandQueue(g_shared_inorder));
