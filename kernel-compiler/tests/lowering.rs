@@ -574,3 +574,19 @@ fn too_many_image_arguments_are_refused() {
         "{log}"
     );
 }
+
+/// The device reports `cl_khr_3d_image_writes` (3D image writes work in emulation), so its
+/// macro is defined and a kernel that enables it and writes a 3D image builds.
+#[test]
+fn three_d_image_writes_are_an_enabled_extension() {
+    let m = compile(
+        "#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
+         #ifndef cl_khr_3d_image_writes
+         #error cl_khr_3d_image_writes is not defined
+         #endif
+         __kernel void k(write_only image3d_t v) {
+           write_imagef(v, (int4)(get_global_id(0), 0, 0, 0), (float4)(1.0f));
+         }",
+    );
+    assert!(m.kernel("k").is_some());
+}

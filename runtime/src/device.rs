@@ -19,7 +19,7 @@ pub const PLATFORM_EXTENSIONS: &str = "cl_khr_icd cl_intel_channels";
 pub const DEVICE_EXTENSIONS: &str = "cl_khr_icd cl_khr_byte_addressable_store cl_khr_fp64 \
 cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics \
 cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics \
-cl_khr_int64_base_atomics cl_khr_int64_extended_atomics \
+cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_3d_image_writes \
 cl_intel_channels cl_altera_channels cl_intel_fpga_host_pipe";
 /// Version strings.
 pub const PLATFORM_VERSION: &str = concat!("OpenCL 1.2 fpgacl ", env!("CARGO_PKG_VERSION"));

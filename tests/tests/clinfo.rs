@@ -115,6 +115,7 @@ fn clinfo_lists_fpgacl_with_no_errors() {
         "cl_khr_fp64",
         "cl_khr_byte_addressable_store",
         "cl_khr_global_int32_base_atomics",
+        "cl_khr_3d_image_writes",
         "cl_intel_channels",
     ] {
         assert!(

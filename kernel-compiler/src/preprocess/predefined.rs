@@ -103,6 +103,7 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "cl_khr_local_int32_extended_atomics",
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
+    "cl_khr_3d_image_writes",
     "cl_intel_channels",
     "cl_altera_channels",
     "cl_intel_fpga_host_pipe",
