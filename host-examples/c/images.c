@@ -471,6 +471,62 @@ int main(int argc, char **argv)
         printf("  host commands ok\n");
     }
 
+    STEP("CL_MEM_USE_HOST_PTR image: map returns the host memory with the latest bits");
+    {
+        /* 3 x 2 RGBA8 pixels, rows 16 bytes apart (12 used): the host layout is kept. */
+        unsigned char host[32];
+        for (int b = 0; b < 32; b++)
+            host[b] = (unsigned char)(200 + b % 50);
+        cl_image_format fmt = {CL_RGBA, CL_UNSIGNED_INT8};
+        cl_image_desc d;
+        memset(&d, 0, sizeof d);
+        d.image_type = CL_MEM_OBJECT_IMAGE2D;
+        d.image_width = 3;
+        d.image_height = 2;
+        d.image_row_pitch = 16;
+        cl_int err;
+        cl_mem img = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &fmt, &d, host,
+                                   &err);
+        CHECK_ERR(err, "clCreateImage(CL_MEM_USE_HOST_PTR)");
+        /* A kernel writes row 0 (one pixel per work-item). */
+        cl_kernel kw = create_kernel(prog, "write_ui");
+        cl_uint vals[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+        cl_mem vb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof vals,
+                                   vals, &err);
+        CHECK_ERR(err, "clCreateBuffer");
+        CHECK(clSetKernelArg(kw, 0, sizeof img, &img));
+        CHECK(clSetKernelArg(kw, 1, sizeof vb, &vb));
+        size_t g = 3;
+        CHECK(clEnqueueNDRangeKernel(q, kw, 1, NULL, &g, NULL, 0, NULL, NULL));
+        size_t o[3] = {0, 0, 0}, r[3] = {3, 2, 1}, rp = 0;
+        unsigned char *m = clEnqueueMapImage(q, img, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, o, r,
+                                             &rp, NULL, 0, NULL, NULL, &err);
+        CHECK_ERR(err, "clEnqueueMapImage");
+        EXPECT(m == host && rp == 16, "mapped at host%+td with row pitch %zu (want host, 16)",
+               m - host, rp);
+        EXPECT(host[0] == 1 && host[5] == 6 && host[11] == 12,
+               "host memory holds the kernel's row after the map: %d %d %d", host[0], host[5],
+               host[11]);
+        EXPECT(host[12] == 212 && host[16] == 216 && host[27] == 227,
+               "padding and row 1 kept: %d %d %d", host[12], host[16], host[27]);
+        host[16 + 4] = 77; /* pixel (1,1), red, through the mapping */
+        CHECK(clEnqueueUnmapMemObject(q, img, m, 0, NULL, NULL));
+        size_t o11[3] = {1, 1, 0}, r11[3] = {1, 1, 1};
+        m = clEnqueueMapImage(q, img, CL_TRUE, CL_MAP_READ, o11, r11, &rp, NULL, 0, NULL, NULL,
+                              &err);
+        CHECK_ERR(err, "clEnqueueMapImage (1,1)");
+        EXPECT(m == host + 16 + 4, "pixel (1,1) mapped at host%+td (want +20)", m - host);
+        CHECK(clEnqueueUnmapMemObject(q, img, m, 0, NULL, NULL));
+        unsigned char px[24];
+        CHECK(clEnqueueReadImage(q, img, CL_TRUE, o, r, 0, 0, px, 0, NULL, NULL));
+        EXPECT(px[12 + 4] == 77 && px[0] == 1 && px[12] == 216,
+               "the unmapped write reached the image: %d %d %d", px[16], px[0], px[12]);
+        clReleaseKernel(kw);
+        clReleaseMemObject(vb);
+        clReleaseMemObject(img);
+        printf("  use-host-ptr image ok\n");
+    }
+
     STEP("error codes");
     {
         cl_image_desc d;

@@ -70,6 +70,41 @@ pub struct ImageInfo {
     pub format: ImageFormat,
     /// Array size as given (0 for non-arrays).
     pub array_size: usize,
+    /// A `CL_MEM_USE_HOST_PTR` image's host memory and its pitches (row; slice, or layer for
+    /// a 1D array): mapping such an image returns a pointer into it, filled with the image's
+    /// latest bits, and unmapping a write mapping copies it back (OpenCL 1.2 5.4.2).
+    pub host: Option<(usize, usize, usize)>,
+}
+
+/// The rows of a mapped image region in the host memory of a `CL_MEM_USE_HOST_PTR` image.
+#[derive(Clone, Copy, Debug)]
+pub struct HostRows {
+    dev: RectSide,
+    host: RectSide,
+    base: usize,
+    region: [usize; 3],
+}
+
+impl HostRows {
+    /// Copies the region between the device copy and the host memory (`to_device`: at unmap).
+    pub fn copy(&self, mem: &Mem, to_device: bool) -> CLResult<()> {
+        let mut rows = Vec::with_capacity(self.region[1] * self.region[2]);
+        self.host.for_each_row(self.region, |o, _| rows.push(o));
+        let mut k = 0;
+        let mut result = Ok(());
+        self.dev.for_each_row(self.region, |bo, n| {
+            let ho = self.base + rows[k];
+            k += 1;
+            if result.is_ok() {
+                result = if to_device {
+                    ops::copy_in(mem, bo, ho, n)
+                } else {
+                    ops::copy_out(mem, bo, ho, n)
+                };
+            }
+        });
+        result
+    }
 }
 
 impl ImageInfo {
@@ -266,11 +301,12 @@ impl Mem {
                 header,
                 format: f,
                 array_size: if uses_arr { a } else { 0 },
+                host: (flags & CL_MEM_USE_HOST_PTR != 0).then_some((host_ptr, host_rp, host_sp)),
             }),
             flags,
             size: header.pixel_bytes() as usize,
-            // A CL_MEM_USE_HOST_PTR image is copied at creation; the host memory is not kept
-            // in step with the device copy (see the README's image section).
+            // A CL_MEM_USE_HOST_PTR image keeps a device copy; its host memory (`ImageInfo::host`)
+            // is brought up to date when a region is mapped, and written back at unmap.
             host_ptr: 0,
             bank: 0,
             storage: Some(Arc::new(storage)),
@@ -757,21 +793,48 @@ pub fn map_image(
     }
     let start = dev.start().ok_or(CL_INVALID_VALUE)?;
     let end = dev.end(r).ok_or(CL_INVALID_VALUE)?;
-    let ptr = m.device_ptr(start).ok_or(CL_INVALID_MEM_OBJECT)?;
+    // A CL_MEM_USE_HOST_PTR image maps into its host memory (OpenCL 1.2 5.4.2: the pointer is
+    // derived from host_ptr, which holds the latest bits once the map completes); any other
+    // image maps its device copy in place.
+    let host_rows = match i.host {
+        Some((base, rp, sp)) => {
+            let host = RectSide {
+                origin: dev.origin,
+                row_pitch: rp,
+                slice_pitch: sp,
+            };
+            Some(HostRows {
+                dev,
+                host,
+                base,
+                region: r,
+            })
+        }
+        None => None,
+    };
+    let (ptr, row_pitch, slice_pitch) = match (&host_rows, i.host) {
+        (Some(h), Some((base, rp, sp))) => (base + h.host.start().ok_or(CL_INVALID_VALUE)?, rp, sp),
+        _ => (
+            m.device_ptr(start).ok_or(CL_INVALID_MEM_OBJECT)?,
+            i.row_pitch(),
+            i.slice_pitch(),
+        ),
+    };
     m.add_mapping(Mapping {
         ptr,
         offset: start,
         size: end - start,
         write,
+        image_rows: host_rows,
     });
     let mem = m.clone();
     let ev = q.enqueue(
         CL_COMMAND_MAP_IMAGE,
         wait,
         CommandOrder::Normal,
-        Some(Box::new(move || {
-            drop(mem);
-            Ok(())
+        Some(Box::new(move || match host_rows {
+            Some(h) if !invalidate => h.copy(&mem, false),
+            _ => Ok(()),
         })),
     );
     let ev = match ev {
@@ -782,9 +845,10 @@ pub fn map_image(
         }
     };
     let slice = match i.header.kind {
-        CL_MEM_OBJECT_IMAGE3D | CL_MEM_OBJECT_IMAGE2D_ARRAY => i.slice_pitch(),
-        CL_MEM_OBJECT_IMAGE1D_ARRAY => i.row_pitch(),
+        CL_MEM_OBJECT_IMAGE3D | CL_MEM_OBJECT_IMAGE2D_ARRAY => slice_pitch,
+        CL_MEM_OBJECT_IMAGE1D_ARRAY if i.host.is_some() => slice_pitch,
+        CL_MEM_OBJECT_IMAGE1D_ARRAY => row_pitch,
         _ => 0,
     };
-    Ok((ptr, i.row_pitch(), slice, finish_blocking(ev, blocking)?))
+    Ok((ptr, row_pitch, slice, finish_blocking(ev, blocking)?))
 }

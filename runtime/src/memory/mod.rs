@@ -64,6 +64,9 @@ pub struct Mapping {
     pub size: usize,
     /// Mapped with `CL_MAP_WRITE` or `CL_MAP_WRITE_INVALIDATE_REGION`.
     pub write: bool,
+    /// A mapped region of a `CL_MEM_USE_HOST_PTR` image: its rows in the host memory, written
+    /// back at unmap (a buffer's mapping is one contiguous range).
+    pub image_rows: Option<image::HostRows>,
 }
 
 /// A memory object.

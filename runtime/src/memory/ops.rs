@@ -420,6 +420,7 @@ pub fn map_buffer(
         offset,
         size,
         write,
+        image_rows: None,
     });
     let ev = q.enqueue(CL_COMMAND_MAP_BUFFER, wait, CommandOrder::Normal, work);
     let ev = match ev {
@@ -451,7 +452,10 @@ pub fn unmap(
         wait,
         CommandOrder::Normal,
         Some(Box::new(move || {
-            if sync_back {
+            if let (true, Some(rows)) = (map.write, map.image_rows) {
+                report_duration(ns);
+                rows.copy(&mem, true)
+            } else if sync_back {
                 report_duration(ns);
                 copy_in(&mem, map.offset, map.ptr, map.size)
             } else {
