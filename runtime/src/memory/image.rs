@@ -88,22 +88,7 @@ pub struct HostRows {
 impl HostRows {
     /// Copies the region between the device copy and the host memory (`to_device`: at unmap).
     pub fn copy(&self, mem: &Mem, to_device: bool) -> CLResult<()> {
-        let mut rows = Vec::with_capacity(self.region[1] * self.region[2]);
-        self.host.for_each_row(self.region, |o, _| rows.push(o));
-        let mut k = 0;
-        let mut result = Ok(());
-        self.dev.for_each_row(self.region, |bo, n| {
-            let ho = self.base + rows[k];
-            k += 1;
-            if result.is_ok() {
-                result = if to_device {
-                    ops::copy_in(mem, bo, ho, n)
-                } else {
-                    ops::copy_out(mem, bo, ho, n)
-                };
-            }
-        });
-        result
+        ops::copy_host_rect(mem, self.dev, self.base, self.host, self.region, to_device)
     }
 }
 
@@ -549,22 +534,7 @@ pub fn rw_image(
     let ns = ops::host_transfer_ns(q, bytes);
     let work = move || -> CLResult<()> {
         report_duration(ns);
-        let mut rows = Vec::with_capacity(r[1] * r[2]);
-        hs.for_each_row(r, |o, _| rows.push(o));
-        let mut k = 0;
-        let mut result = Ok(());
-        dev.for_each_row(r, |bo, n| {
-            let ho = host + rows[k];
-            k += 1;
-            if result.is_ok() {
-                result = if write {
-                    ops::copy_in(&mem, bo, ho, n)
-                } else {
-                    ops::copy_out(&mem, bo, ho, n)
-                };
-            }
-        });
-        result
+        ops::copy_host_rect(&mem, dev, host, hs, r, write)
     };
     let ty = if write {
         CL_COMMAND_WRITE_IMAGE

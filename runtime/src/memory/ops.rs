@@ -54,6 +54,35 @@ pub fn finish_blocking(ev: Arc<Event>, blocking: bool) -> CLResult<Arc<Event>> {
 }
 
 /// Copies `len` bytes of a buffer at `offset` to host address `dst`.
+/// Copies a rectangle row by row between a memory object (`dev`, byte offsets in the object)
+/// and host memory at `host_base` (`host`, byte offsets from it): into the object when
+/// `to_device`. `region` is in bytes x rows x slices; both sides were checked beforehand.
+pub fn copy_host_rect(
+    mem: &Mem,
+    dev: RectSide,
+    host_base: usize,
+    host: RectSide,
+    region: [usize; 3],
+    to_device: bool,
+) -> CLResult<()> {
+    let mut rows = Vec::with_capacity(region[1] * region[2]);
+    host.for_each_row(region, |o, _| rows.push(o));
+    let mut k = 0;
+    let mut result = Ok(());
+    dev.for_each_row(region, |bo, n| {
+        let ho = host_base + rows[k];
+        k += 1;
+        if result.is_ok() {
+            result = if to_device {
+                copy_in(mem, bo, ho, n)
+            } else {
+                copy_out(mem, bo, ho, n)
+            };
+        }
+    });
+    result
+}
+
 pub(crate) fn copy_out(m: &Mem, offset: usize, dst: usize, len: usize) -> CLResult<()> {
     let (s, base) = m.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
     // SAFETY: the host guarantees `dst` points to `len` writable bytes while the command runs.
@@ -271,22 +300,7 @@ pub fn rw_buffer_rect(
     let ns = host_transfer_ns(q, args.region[0] * args.region[1] * args.region[2]);
     let work = move || -> CLResult<()> {
         report_duration(ns);
-        let mut rows = Vec::with_capacity(region[1] * region[2]);
-        h.for_each_row(region, |o, _| rows.push(o));
-        let mut i = 0;
-        let mut result = Ok(());
-        b.for_each_row(region, |bo, n| {
-            let ho = host + rows[i];
-            i += 1;
-            if result.is_ok() {
-                result = if write {
-                    copy_in(&mem, bo, ho, n)
-                } else {
-                    copy_out(&mem, bo, ho, n)
-                };
-            }
-        });
-        result
+        copy_host_rect(&mem, b, host, h, region, write)
     };
     let ty = if write {
         CL_COMMAND_WRITE_BUFFER_RECT
