@@ -53,6 +53,26 @@ pub struct Ids {
     pub cid: [u64; 3],
 }
 
+impl Ids {
+    /// The value of work-item function `f` for dimension `dm` (OpenCL C 1.2 6.12.1: a
+    /// dimension out of range gives 0 for ids and offsets, 1 for sizes).
+    #[inline]
+    pub fn get(&self, f: WorkItemFn, dm: u64) -> u64 {
+        let pick = |a: &[u64; 3], dflt: u64| if dm < 3 { a[dm as usize] } else { dflt };
+        match f {
+            WorkItemFn::GlobalId => pick(&self.gid, 0),
+            WorkItemFn::LocalId => pick(&self.lid, 0),
+            WorkItemFn::GroupId => pick(&self.grp, 0),
+            WorkItemFn::GlobalSize => pick(&self.gsize, 1),
+            WorkItemFn::LocalSize => pick(&self.lsize, 1),
+            WorkItemFn::NumGroups => pick(&self.ngroups, 1),
+            WorkItemFn::GlobalOffset => pick(&self.offset, 0),
+            WorkItemFn::WorkDim => self.dim as u64,
+            WorkItemFn::ComputeId => pick(&self.cid, 0),
+        }
+    }
+}
+
 /// Channels and pipes visible to a kernel execution, plus what a blocking wait needs.
 pub struct FifoEnv<'a> {
     /// All channels of the program, flattened (declaration after declaration).
@@ -1004,26 +1024,7 @@ impl Machine<'_> {
         }
         match *op {
             Op::WorkItem { f, d, dim } => {
-                let dm = regs[dim as usize];
-                let ids = &self.ids;
-                let pick = |a: &[u64; 3], dflt: u64| {
-                    if dm < 3 {
-                        a[dm as usize]
-                    } else {
-                        dflt
-                    }
-                };
-                regs[d as usize] = match f {
-                    WorkItemFn::GlobalId => pick(&ids.gid, 0),
-                    WorkItemFn::LocalId => pick(&ids.lid, 0),
-                    WorkItemFn::GroupId => pick(&ids.grp, 0),
-                    WorkItemFn::GlobalSize => pick(&ids.gsize, 1),
-                    WorkItemFn::LocalSize => pick(&ids.lsize, 1),
-                    WorkItemFn::NumGroups => pick(&ids.ngroups, 1),
-                    WorkItemFn::GlobalOffset => pick(&ids.offset, 0),
-                    WorkItemFn::WorkDim => ids.dim as u64,
-                    WorkItemFn::ComputeId => pick(&ids.cid, 0),
-                };
+                regs[d as usize] = self.ids.get(f, regs[dim as usize]);
             }
             Op::ConstN(x) => {
                 let (d, v) = &code.consts[x as usize];

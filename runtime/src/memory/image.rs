@@ -551,21 +551,6 @@ pub fn rw_image(
     finish_blocking(ev, blocking)
 }
 
-/// Copies rows between two device rectangles of `region` bytes.
-fn copy_rows(src: &Mem, s: RectSide, dst: &Mem, d: RectSide, region: [usize; 3]) -> CLResult<()> {
-    let (ss, sb) = src.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
-    let (ds, db) = dst.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
-    let mut rows = Vec::with_capacity(region[1] * region[2]);
-    d.for_each_row(region, |o, _| rows.push(o));
-    let mut k = 0;
-    let mut ok = true;
-    s.for_each_row(region, |so, n| {
-        ok &= ds.copy_from(db + rows[k], ss, sb + so, n).is_some();
-        k += 1;
-    });
-    check(ok, CL_OUT_OF_RESOURCES)
-}
-
 fn enqueue_copy(
     q: &Arc<Queue>,
     ty: cl_uint,
@@ -583,7 +568,7 @@ fn enqueue_copy(
         CommandOrder::Normal,
         Some(Box::new(move || {
             report_duration(ns);
-            copy_rows(&sm, s, &dm, d, region)
+            ops::copy_device_rect(&sm, s, &dm, d, region)
         })),
     )?;
     crate::profiling::transfer(q, &ev, crate::profiling::Direction::Copy, bytes);

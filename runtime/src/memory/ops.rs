@@ -54,6 +54,28 @@ pub fn finish_blocking(ev: Arc<Event>, blocking: bool) -> CLResult<Arc<Event>> {
 }
 
 /// Copies `len` bytes of a buffer at `offset` to host address `dst`.
+/// Copies rows between two device rectangles (`s` in `src`, `d` in `dst`) of `region` bytes
+/// x rows x slices; both sides were checked beforehand.
+pub fn copy_device_rect(
+    src: &Mem,
+    s: RectSide,
+    dst: &Mem,
+    d: RectSide,
+    region: [usize; 3],
+) -> CLResult<()> {
+    let (ss, sb) = src.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
+    let (ds, db) = dst.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
+    let mut rows = Vec::with_capacity(region[1] * region[2]);
+    d.for_each_row(region, |o, _| rows.push(o));
+    let mut k = 0;
+    let mut ok = true;
+    s.for_each_row(region, |so, n| {
+        ok &= ds.copy_from(db + rows[k], ss, sb + so, n).is_some();
+        k += 1;
+    });
+    check(ok, CL_OUT_OF_RESOURCES)
+}
+
 /// Copies a rectangle row by row between a memory object (`dev`, byte offsets in the object)
 /// and host memory at `host_base` (`host`, byte offsets from it): into the object when
 /// `to_device`. `region` is in bytes x rows x slices; both sides were checked beforehand.
@@ -364,17 +386,7 @@ pub fn copy_buffer_rect(
         CommandOrder::Normal,
         Some(Box::new(move || {
             report_duration(ns);
-            let (ss, sb) = sm.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
-            let (ds, db) = dm.storage().ok_or(CL_INVALID_MEM_OBJECT)?;
-            let mut rows = Vec::with_capacity(region[1] * region[2]);
-            d.for_each_row(region, |o, _| rows.push(o));
-            let mut i = 0;
-            let mut ok = true;
-            s.for_each_row(region, |so, n| {
-                ok &= ds.copy_from(db + rows[i], ss, sb + so, n).is_some();
-                i += 1;
-            });
-            check(ok, CL_OUT_OF_RESOURCES)
+            copy_device_rect(&sm, s, &dm, d, region)
         })),
     )?;
     let bytes = region[0] * region[1] * region[2];

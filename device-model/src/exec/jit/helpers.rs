@@ -9,7 +9,7 @@ use super::super::interp::{
 };
 use super::super::values::{convert, float_val};
 use crate::fault::FaultKind;
-use fpgacl_kernel_compiler::ir::{CmpOp, WorkItemFn};
+use fpgacl_kernel_compiler::ir::CmpOp;
 
 /// What a compiled work-item runs with. The fields up to `m` are read by compiled code at
 /// fixed offsets (`std::mem::offset_of!`); the rest is for the helpers.
@@ -206,19 +206,7 @@ pub unsafe extern "C" fn h_workitem(f: *mut Frame, pc: u32, dm: u64) -> u64 {
     let Op::WorkItem { f: wf, .. } = m.code.ops[pc as usize] else {
         return 0;
     };
-    let ids = &m.ids;
-    let pick = |a: &[u64; 3], dflt: u64| if dm < 3 { a[dm as usize] } else { dflt };
-    match wf {
-        WorkItemFn::GlobalId => pick(&ids.gid, 0),
-        WorkItemFn::LocalId => pick(&ids.lid, 0),
-        WorkItemFn::GroupId => pick(&ids.grp, 0),
-        WorkItemFn::GlobalSize => pick(&ids.gsize, 1),
-        WorkItemFn::LocalSize => pick(&ids.lsize, 1),
-        WorkItemFn::NumGroups => pick(&ids.ngroups, 1),
-        WorkItemFn::GlobalOffset => pick(&ids.offset, 0),
-        WorkItemFn::WorkDim => ids.dim as u64,
-        WorkItemFn::ComputeId => pick(&ids.cid, 0),
-    }
+    m.ids.get(wf, dm)
 }
 
 /// `Unreachable`.
