@@ -194,7 +194,9 @@ impl State {
         if out_of_order {
             return self.waiting.len() + self.started.len() == 1;
         }
-        self.started.len() == 1
+        self.started
+            .values()
+            .all(|e| e.id == id || settled_before(e, id, my_queue))
             && self
                 .waiting
                 .first_key_value()
@@ -205,11 +207,34 @@ impl State {
     }
 }
 
+/// Whether `e`, another entry of the started runs, cannot hold back run `id` of in-order queue
+/// `queue` (the "alone" test of condition 5): a Final run of the same queue enqueued before it
+/// whose event has ended. It ran on the queue's one worker thread, which ended its event (and
+/// so made every command waiting for it ready, counted in `busy` and in the ledger's counts)
+/// before it took run `id`. A Final run whose event is gone (released after it ended) also
+/// made its dependents ready before the event could go. Such a run stays in `started` for a
+/// while when its END, in whole cycles, lies a cycle past the next run's START (nanoseconds
+/// rounded to cycles), and must not make every run of a burst wait for a confirming sample.
+fn settled_before(e: &Entry, id: u64, queue: usize) -> bool {
+    if e.id > id || !matches!(e.phase, Phase::Final { .. }) {
+        return false;
+    }
+    match &e.event {
+        None => false,
+        Some(w) => match w.upgrade() {
+            None => true,
+            Some(ev) => e.queue == Some((queue, false)) && ev.status() <= CL_COMPLETE,
+        },
+    }
+}
+
 /// The run ledger of one device.
 #[derive(Default)]
 pub struct Ledger {
     state: Mutex<State>,
     cond: Condvar,
+    /// Where runs waiting for the host (condition 4) sleep: never notified (see `finish`).
+    host_ahead: Condvar,
     /// Runs that finalised on a second sample (not alone): each waited at least [`CONFIRM`].
     confirmed: AtomicU64,
 }
@@ -458,8 +483,10 @@ impl Ledger {
                 _ => POLL,
             };
             if ev.host_ahead {
-                let deadline = Instant::now() + POLL;
-                while !self.cond.wait_until(&mut st, deadline).timed_out() {}
+                // A condition variable nothing notifies: a plain sleep of POLL with the lock
+                // released. On `cond`, every launch the host enqueues meanwhile would wake this
+                // thread (a context switch per launch that also preempts the host).
+                self.host_ahead.wait_for(&mut st, POLL);
             } else {
                 self.cond.wait_for(&mut st, pause);
             }

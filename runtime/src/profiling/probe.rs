@@ -51,6 +51,7 @@ impl Drop for KernelProbe {
     /// A probe whose record was never written (the command was not enqueued, or never ended)
     /// gives up its place so later records are not held back.
     fn drop(&mut self) {
+        self.session.remove_running(self.run_id);
         if let Some(seq) = self.seq.lock().take() {
             self.session.write_in_order(seq, Vec::new());
         }
@@ -146,6 +147,11 @@ impl KernelProbe {
         self.event.lock().upgrade()
     }
 
+    /// Run id of the run (its key among the session's runs in flight).
+    pub fn run_id(&self) -> u64 {
+        self.run_id
+    }
+
     /// Program id of the run.
     pub fn program_id(&self) -> u32 {
         self.program.id
@@ -195,7 +201,7 @@ impl KernelProbe {
     /// normal case), else the functional counts mapped by [`super::counters`]. Cycles: the
     /// START in device cycles, plus the timing model's cycle count.
     fn end(&self, status: cl_int, times: [u64; 4]) {
-        self.session.remove_running(self);
+        self.session.remove_running(self.run_id);
         let records = self.end_records(status, times);
         if let Some(seq) = self.seq.lock().take() {
             self.session.write_in_order(seq, records);

@@ -187,7 +187,9 @@ pub struct Session {
     next_run: AtomicU64,
     queues: Mutex<Vec<(Weak<Queue>, u64)>>,
     next_queue: AtomicU64,
-    running: Mutex<Vec<Weak<KernelProbe>>>,
+    /// Kernel runs in flight by run id (enqueue order): a host may queue hundreds of
+    /// thousands, so adding and removing one must not visit the others.
+    running: Mutex<BTreeMap<u64, Weak<KernelProbe>>>,
     last_capture_ns: AtomicU64,
     write_error_reported: AtomicBool,
     next_seq: AtomicU64,
@@ -253,7 +255,7 @@ impl Session {
             next_run: AtomicU64::new(0),
             queues: Mutex::new(Vec::new()),
             next_queue: AtomicU64::new(0),
-            running: Mutex::new(Vec::new()),
+            running: Mutex::new(BTreeMap::new()),
             last_capture_ns: AtomicU64::new(0),
             write_error_reported: AtomicBool::new(false),
             next_seq: AtomicU64::new(0),
@@ -468,25 +470,25 @@ impl Session {
 
     /// Tracks a kernel run in flight (for snapshots).
     pub fn add_running(&self, p: &Arc<KernelProbe>) {
-        let mut r = self.running.lock();
-        r.retain(|w| w.strong_count() > 0);
-        r.push(Arc::downgrade(p));
+        self.running.lock().insert(p.run_id(), Arc::downgrade(p));
     }
 
-    /// Stops tracking a kernel run.
-    pub fn remove_running(&self, p: &KernelProbe) {
-        let ptr = p as *const KernelProbe;
-        self.running
-            .lock()
-            .retain(|w| w.as_ptr() != ptr && w.strong_count() > 0);
+    /// Stops tracking a kernel run (its record is written, or its probe is gone).
+    pub fn remove_running(&self, run_id: u64) {
+        self.running.lock().remove(&run_id);
     }
 
-    /// Kernel runs in flight.
+    /// Kernel runs in flight, in enqueue order.
     pub fn running(&self) -> Vec<Arc<KernelProbe>> {
         self.running
             .lock()
-            .iter()
+            .values()
             .filter_map(Weak::upgrade)
             .collect()
+    }
+
+    /// How many kernel runs the session tracks (tests: entries are removed when runs end).
+    pub fn running_len(&self) -> usize {
+        self.running.lock().len()
     }
 }
