@@ -109,16 +109,71 @@ impl Entry {
     }
 }
 
+/// Launches not started yet, by id. Ids are handed out in order, so they live in a deque
+/// indexed by `id - base`: adding one, finding one and removing one cost O(1) (amortised),
+/// and the oldest is the front. A removed launch leaves a hole until every older one is gone
+/// too (the front is trimmed at once).
+#[derive(Default)]
+struct Waiting {
+    /// Id of the front slot.
+    base: u64,
+    slots: std::collections::VecDeque<Option<Entry>>,
+    len: usize,
+}
+
+impl Waiting {
+    /// Adds the launch with the next id (ids come from `State::next_id`, in order).
+    fn push(&mut self, e: Entry) {
+        if self.slots.is_empty() {
+            self.base = e.id;
+        }
+        debug_assert_eq!(e.id, self.base + self.slots.len() as u64);
+        self.slots.push_back(Some(e));
+        self.len += 1;
+    }
+
+    fn index(&self, id: u64) -> Option<usize> {
+        let i = usize::try_from(id.checked_sub(self.base)?).ok()?;
+        (i < self.slots.len()).then_some(i)
+    }
+
+    fn get_mut(&mut self, id: u64) -> Option<&mut Entry> {
+        let i = self.index(id)?;
+        self.slots[i].as_mut()
+    }
+
+    fn remove(&mut self, id: u64) -> Option<Entry> {
+        let i = self.index(id)?;
+        let e = self.slots[i].take()?;
+        self.len -= 1;
+        while matches!(self.slots.front(), Some(None)) {
+            self.slots.pop_front();
+            self.base += 1;
+        }
+        Some(e)
+    }
+
+    /// The oldest launch not started yet.
+    fn first(&self) -> Option<&Entry> {
+        self.slots.front().and_then(Option::as_ref)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
 /// The ledger's entries. Launches not started yet (`Phase::Enqueued`: a host may queue
 /// hundreds of thousands) are kept apart from the started runs (Running, Known, Final: few,
 /// Final ones are pruned), with counts that answer condition 2 and the "alone" test of
-/// condition 5 without visiting them: every operation costs O(log n) in the number of
-/// launches, so a long burst of launches costs linear time, not quadratic.
+/// condition 5 without visiting them: adding, attaching, starting and removing a launch cost
+/// O(1) amortised (O(log n) for started runs), so a long burst of launches costs linear
+/// time, not quadratic.
 #[derive(Default)]
 struct State {
     next_id: u64,
     /// Enqueued launches by id.
-    waiting: BTreeMap<u64, Entry>,
+    waiting: Waiting,
     /// Running, Known and Final runs by id.
     started: BTreeMap<u64, Entry>,
     /// Waiting entries without an event yet (the host thread is still in `clEnqueue*`).
@@ -134,6 +189,8 @@ struct State {
     /// Final runs whose events ended before every started run that is not final, by (end,
     /// id): their segments, for launches that may still start before their end.
     retired: BTreeMap<(u64, u64), Vec<Segment>>,
+    /// Entries visited by evaluations so far (tests: the cost per launch stays bounded).
+    visited: u64,
 }
 
 impl State {
@@ -143,7 +200,7 @@ impl State {
 
     /// Removes a waiting entry, keeping the counts.
     fn take_waiting(&mut self, id: u64) -> Option<Entry> {
-        let e = self.waiting.remove(&id)?;
+        let e = self.waiting.remove(id)?;
         if e.event.is_none() {
             self.unattached -= 1;
         }
@@ -168,10 +225,7 @@ impl State {
     /// oldest waiting one, or the host's position for launches still to come.
     fn earliest_queued(&self) -> u64 {
         let now = device_now_ns();
-        self.waiting
-            .values()
-            .next()
-            .map_or(now, |e| e.queued.min(now))
+        self.waiting.first().map_or(now, |e| e.queued.min(now))
     }
 
     /// Condition 2's first half: an Enqueued launch is about to start (its event is
@@ -197,10 +251,7 @@ impl State {
         self.started
             .values()
             .all(|e| e.id == id || settled_before(e, id, my_queue))
-            && self
-                .waiting
-                .first_key_value()
-                .is_none_or(|(&first, _)| first > id)
+            && self.waiting.first().is_none_or(|first| first.id > id)
             && self.unattached == 0
             && self.left_queued == 0
             && self.per_queue.get(&my_queue).copied().unwrap_or(0) == self.waiting.len()
@@ -297,18 +348,15 @@ impl Ledger {
         let mut st = self.state.lock();
         let id = st.next_id;
         st.next_id += 1;
-        st.waiting.insert(
+        st.waiting.push(Entry {
             id,
-            Entry {
-                id,
-                event: None,
-                phase: Phase::Enqueued,
-                queue: None,
-                submitted: false,
-                left_queued: false,
-                queued: device_now_ns(),
-            },
-        );
+            event: None,
+            phase: Phase::Enqueued,
+            queue: None,
+            submitted: false,
+            left_queued: false,
+            queued: device_now_ns(),
+        });
         st.unattached += 1;
         Ticket {
             ledger: self.clone(),
@@ -326,6 +374,18 @@ impl Ledger {
         self.len() == 0
     }
 
+    /// Entries visited by the evaluations of runs waiting to finalise, in total (tests: a
+    /// burst of launches visits a bounded number per launch, not every queued launch).
+    pub fn entries_visited(&self) -> u64 {
+        self.state.lock().visited
+    }
+
+    /// Entries per kind: (launches not started, started runs, retired runs) (tests).
+    pub fn entry_counts(&self) -> (usize, usize, usize) {
+        let st = self.state.lock();
+        (st.waiting.len(), st.started.len(), st.retired.len())
+    }
+
     /// How many runs finalised only after a confirming second sample (see condition 5).
     pub fn confirmations(&self) -> u64 {
         self.confirmed.load(Ordering::Relaxed)
@@ -338,24 +398,29 @@ impl Ledger {
             .queue
             .as_ref()
             .map(|q| (Arc::as_ptr(q) as usize, q.out_of_order()));
-        let mut st = self.state.lock();
-        let Some(mut e) = st.take_waiting(t.id) else {
+        let mut guard = self.state.lock();
+        let st = &mut *guard;
+        let Some(e) = st.waiting.get_mut(t.id) else {
             // The worker started (or finished) the run before `clEnqueue*` attached its
             // event: the run still needs it (condition 3 asks whether its event has ended).
             if let Some(e) = st.started.get_mut(&t.id) {
                 e.event = Some(Arc::downgrade(ev));
-                drop(st);
+                drop(guard);
                 self.cond.notify_all();
             }
             return;
         };
-        e.event = Some(Arc::downgrade(ev));
-        e.queue = queue;
-        if let Some((q, _)) = queue {
-            *st.per_queue.entry(q).or_insert(0) += 1;
+        if e.event.is_none() {
+            st.unattached -= 1;
         }
-        st.waiting.insert(t.id, e);
-        drop(st);
+        e.event = Some(Arc::downgrade(ev));
+        if e.queue.is_none() {
+            e.queue = queue;
+            if let Some((q, _)) = queue {
+                *st.per_queue.entry(q).or_insert(0) += 1;
+            }
+        }
+        drop(guard);
         // Runs at once (on this thread) if the status is already past CL_QUEUED.
         let (ledger, id) = (Arc::downgrade(&t.ledger), t.id);
         let _ = ev.add_callback(
@@ -374,7 +439,7 @@ impl Ledger {
     /// change, before the command is handed to a worker.
     fn left_queued(&self, id: u64, submitted: bool) {
         let mut st = self.state.lock();
-        let Some(e) = st.waiting.get_mut(&id) else {
+        let Some(e) = st.waiting.get_mut(id) else {
             return;
         };
         if e.left_queued {
@@ -393,16 +458,21 @@ impl Ledger {
     /// Tests: the launch's command ended (as if its event was attached and released).
     #[cfg(test)]
     fn ended(&self, t: &Ticket) {
-        let mut st = self.state.lock();
-        if let Some(mut e) = st.take_waiting(t.id) {
+        let mut guard = self.state.lock();
+        let st = &mut *guard;
+        if let Some(e) = st.waiting.get_mut(t.id) {
+            if e.event.is_none() {
+                st.unattached -= 1;
+            }
             e.event = Some(Weak::new());
-            e.left_queued = true;
-            st.left_queued += 1;
-            st.waiting.insert(t.id, e);
+            if !e.left_queued {
+                e.left_queued = true;
+                st.left_queued += 1;
+            }
         } else if let Some(e) = st.started.get_mut(&t.id) {
             e.event = Some(Weak::new());
         }
-        drop(st);
+        drop(guard);
         self.cond.notify_all();
     }
 
@@ -503,6 +573,10 @@ impl Ledger {
     fn evaluate(&self, st: &mut State, dev: &Device, id: u64) -> Eval {
         let board = &dev.board;
         let capacity = board.global_bytes_per_cycle();
+        // Each pass below visits every started run (few: Final ones retire), plus the
+        // retired runs that end after the first Known run starts.
+        const PASSES: u64 = 6;
+        st.visited += PASSES * st.started.len() as u64;
         // Retire Final runs that ended (event too) before every run started so far that is not
         // final: they cannot overlap those. A launch not started yet may still start before
         // their end (it starts at or after its QUEUED time, the host's position on the device
@@ -570,6 +644,10 @@ impl Ledger {
                     .flat_map(|(_, segs)| segs.iter().copied()),
             )
             .collect();
+        st.visited += st
+            .retired
+            .range((first_known.saturating_add(1), 0)..)
+            .count() as u64;
         let demands: Vec<Demand> = known.iter().map(|&(d, _)| d).collect();
         let shared = sharing::share(capacity, &fixed, &demands);
         let ends: Vec<u64> = demands
@@ -581,7 +659,6 @@ impl Ledger {
         let (end, cycles, segments) = (ends[me], shared[me].cycles, shared[me].segments.clone());
 
         // Conditions 1-4.
-        let report = dev.activity.report();
         let running: Vec<u64> = st
             .started
             .values()
@@ -590,15 +667,19 @@ impl Ledger {
                 _ => None,
             })
             .collect();
-        let enqueued: Vec<_> = report.enqueued().collect();
+        // The device's activity report only matters while other runs are running (a burst
+        // of launches on one in-order queue never builds it).
+        let report = (!running.is_empty()).then(|| dev.activity.report());
         // Blocked by state, not by elapsed time: every execution of the device (autorun
         // instances too) is parked on a FIFO nothing changed since, or idle
         // (`Activity::quiescence`). A partner that is only slow (an autorun kernel between two
         // elements, a thread the OS has not run for a while on a loaded machine) is not blocked.
-        let all_blocked = !running.is_empty()
-            && enqueued.len() == running.len()
-            && enqueued.iter().all(|k| k.blocked.is_some())
-            && dev.activity.quiescence().is_some();
+        let all_blocked = report.as_ref().is_some_and(|report| {
+            let enqueued: Vec<_> = report.enqueued().collect();
+            enqueued.len() == running.len()
+                && enqueued.iter().all(|k| k.blocked.is_some())
+                && dev.activity.quiescence().is_some()
+        });
         let overlapping = running.iter().any(|&s| s < end);
         let c1 = all_blocked || !overlapping;
         let c2 = !st.any_about_to_start() && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
@@ -628,7 +709,7 @@ impl Ledger {
             host_ahead: !c4,
             sample: Sample {
                 end,
-                progress: overlapping.then_some(report.progress),
+                progress: report.filter(|_| overlapping).map(|r| r.progress),
             },
         }
     }

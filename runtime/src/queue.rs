@@ -172,7 +172,9 @@ struct QueueState {
     last: Weak<Event>,
     /// Last barrier (out-of-order ordering).
     barrier: Weak<Event>,
-    /// Commands not known to have ended, oldest first.
+    /// Commands not known to have ended, oldest first (out-of-order queues only: in order,
+    /// `last` ending means every earlier command has ended, and a weak reference per command
+    /// would keep every ended event's memory until the next prune).
     pending: VecDeque<Weak<Event>>,
     /// Length of `pending` after the last full prune.
     pruned_len: usize,
@@ -332,11 +334,11 @@ impl Queue {
         let mut order_deps: Vec<Arc<Event>> = Vec::new();
         {
             let mut st = self.state.lock();
-            Self::prune(&mut st);
             if !self.out_of_order() {
                 order_deps.extend(st.last.upgrade());
                 st.last = Arc::downgrade(&event);
             } else {
+                Self::prune(&mut st);
                 order_deps.extend(st.barrier.upgrade());
                 if order != CommandOrder::Normal && wait.is_empty() {
                     order_deps.extend(st.pending.iter().filter_map(Weak::upgrade));
@@ -344,8 +346,8 @@ impl Queue {
                 if order == CommandOrder::Barrier {
                     st.barrier = Arc::downgrade(&event);
                 }
+                st.pending.push_back(Arc::downgrade(&event));
             }
-            st.pending.push_back(Arc::downgrade(&event));
         }
         let cmd = Arc::new(Command {
             event: event.clone(),
@@ -394,19 +396,15 @@ impl Queue {
     pub fn finish(&self) -> CLResult<()> {
         let pending: Vec<Arc<Event>> = {
             let mut st = self.state.lock();
-            Self::prune(&mut st);
             if self.out_of_order() {
+                Self::prune(&mut st);
                 st.pending.iter().filter_map(Weak::upgrade).collect()
             } else {
                 // In order, each command starts after the previous one ended: the newest one
                 // ends last (with the latest emulated END), so waiting for it waits for all,
-                // with one wake-up instead of one per command.
-                st.pending
-                    .iter()
-                    .rev()
-                    .find_map(Weak::upgrade)
-                    .into_iter()
-                    .collect()
+                // with one wake-up instead of one per command. Once its event is gone (ended
+                // and released), every earlier command has ended too.
+                st.last.upgrade().into_iter().collect()
             }
         };
         for e in pending {
