@@ -13,7 +13,8 @@
 #               MANDEL_N^2 pixels (default 256), n-body NBODY_N bodies (default 512)
 #   enqueue_scaling (bench_enqueue): ENQ_SIZES (default "2000 20000 100000") tiny kernels
 #               enqueued before one clFinish, profiling off and on; fpgacl and PoCL only
-#               (Oclgrind is not a target for launch rates)
+#               (Oclgrind is not a target for launch rates); fpgacl also under a profiling
+#               session (ACL_RUNTIME_PROFILING_ACTIVE=1, as `fpgacl profile` runs a host)
 #   thread scaling (bench_threads): matmul and mandelbrot on fpgacl with FPGACL_THREADS=1
 #               and 2: kernel wall time, process CPU time, speed-up, parallel efficiency
 #
@@ -251,15 +252,19 @@ if [ -n "${VENDORS[fpgacl-jit]:-}" ]; then
 fi
 
 # bench_enqueue: ENQ_SIZES tiny kernels before one clFinish, profiling off and on, on fpgacl
-# and PoCL: host wall ms of the batch (median), microseconds per launch, ratio fpgacl/PoCL.
+# and PoCL: host wall ms of the batch (median), microseconds per launch, ratio fpgacl/PoCL,
+# and the process CPU time (both batches, start-up included). On fpgacl also under a
+# profiling session as `fpgacl profile` runs a host (ACL_RUNTIME_PROFILING_ACTIVE=1: every
+# launch followed to its KernelRun record; profiling queue, ENQ_PROFILING=1).
 bench_enqueue() {
     wants enqueue || return 0
     local imp n mode line
-    declare -A EQ
+    declare -A EQ EQCPU
     for n in $ENQ_SIZES; do
         for imp in "${IMPLS[@]}"; do
             case $imp in oclgrind|fpgacl-jit) continue ;; esac
-            rm -f "$OUT/enq.$n.$imp.off" "$OUT/enq.$n.$imp.on"
+            rm -f "$OUT/enq.$n.$imp.off" "$OUT/enq.$n.$imp.on" "$OUT/enq.$n.$imp.session" \
+                "$OUT/enq.$n.$imp.times" "$OUT/enqp.$n.$imp.times"
             log "enqueue_scaling ENQ_N=$n on $imp: $runs run(s)"
             for _ in $(seq "$runs"); do
                 RUN_ENV=("ENQ_N=$n")
@@ -268,29 +273,41 @@ bench_enqueue() {
                     line=$(grep "profiling $mode:" "$OUT/enq.$n.$imp.log" | head -n1)
                     sed -n 's/.*host wall \([0-9.]*\) ms.*/\1/p' <<< "$line" >> "$OUT/enq.$n.$imp.$mode"
                 done
+                [ "$imp" = fpgacl ] || continue
+                RUN_ENV=("ENQ_N=$n" "ENQ_PROFILING=1" "ACL_RUNTIME_PROFILING_ACTIVE=1"
+                         "FPGACL_PROFILE_OUT=$OUT/enq.$n.mon")
+                run_one enqueue_scaling "$imp" "enqp.$n" || { failed=1; break; }
+                line=$(grep "profiling on:" "$OUT/enqp.$n.$imp.log" | head -n1)
+                sed -n 's/.*host wall \([0-9.]*\) ms.*/\1/p' <<< "$line" >> "$OUT/enq.$n.$imp.session"
             done
-            for mode in off on; do
+            for mode in off on session; do
                 [ -s "$OUT/enq.$n.$imp.$mode" ] && EQ[$n.$imp.$mode]=$(median < "$OUT/enq.$n.$imp.$mode")
             done
+            [ -s "$OUT/enq.$n.$imp.times" ] &&
+                EQCPU[$n.$imp]=$(awk '{print $3}' "$OUT/enq.$n.$imp.times" | median)
         done
     done
     RUN_ENV=()
     echo
-    echo "enqueue scaling: N tiny kernels on one in-order queue, then one clFinish (host wall ms, median)"
-    printf '%-8s %-9s %12s %12s %12s %12s\n' launches impl "prof off ms" "us/launch" "prof on ms" "us/launch"
+    echo "enqueue scaling: N tiny kernels on one in-order queue, then one clFinish (host wall ms, median;"
+    echo "session: fpgacl under a profiling session; cpu s: the process, both batches; load $(cut -d' ' -f1-3 /proc/loadavg))"
+    printf '%-8s %-9s %12s %10s %12s %10s %12s %10s %8s\n' launches impl "prof off ms" "us/launch" \
+        "prof on ms" "us/launch" "session ms" "us/launch" "cpu s"
+    per() { awk -v t="$1" -v n="$2" 'BEGIN{if (t=="") print "-"; else printf "%.2f", t*1000/n}'; }
     for n in $ENQ_SIZES; do
         for imp in "${IMPLS[@]}"; do
             case $imp in oclgrind|fpgacl-jit) continue ;; esac
-            local off=${EQ[$n.$imp.off]:-} on=${EQ[$n.$imp.on]:-}
-            printf '%-8s %-9s %12s %12s %12s %12s\n' "$n" "$imp" "${off:-FAILED}" \
-                "$(awk -v t="$off" -v n="$n" 'BEGIN{if (t=="") print "-"; else printf "%.2f", t*1000/n}')" \
-                "${on:-FAILED}" \
-                "$(awk -v t="$on" -v n="$n" 'BEGIN{if (t=="") print "-"; else printf "%.2f", t*1000/n}')"
+            local off=${EQ[$n.$imp.off]:-} on=${EQ[$n.$imp.on]:-} ses=${EQ[$n.$imp.session]:-}
+            [ "$imp" = fpgacl ] || ses=-
+            printf '%-8s %-9s %12s %10s %12s %10s %12s %10s %8s\n' "$n" "$imp" "${off:-FAILED}" \
+                "$(per "$off" "$n")" "${on:-FAILED}" "$(per "$on" "$n")" "${ses:-FAILED}" \
+                "$( [ "$ses" = - ] && echo - || per "$ses" "$n")" "${EQCPU[$n.$imp]:--}"
         done
         if [ -n "${EQ[$n.fpgacl.off]:-}" ] && [ -n "${EQ[$n.pocl.off]:-}" ]; then
-            printf '  enqueue %-8s fpgacl/pocl profiling off %s | on %s\n' "$n" \
+            printf '  enqueue %-8s fpgacl/pocl profiling off %s | on %s | session/pocl on %s\n' "$n" \
                 "$(ratio "${EQ[$n.fpgacl.off]}" "${EQ[$n.pocl.off]}")" \
-                "$(ratio "${EQ[$n.fpgacl.on]:-}" "${EQ[$n.pocl.on]:-}")"
+                "$(ratio "${EQ[$n.fpgacl.on]:-}" "${EQ[$n.pocl.on]:-}")" \
+                "$(ratio "${EQ[$n.fpgacl.session]:-}" "${EQ[$n.pocl.on]:-}")"
         fi
     done
 }

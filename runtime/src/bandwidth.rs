@@ -593,16 +593,16 @@ impl Ledger {
             })
             .min()
             .unwrap_or(u64::MAX);
-        let retire: Vec<u64> = st
+        // One at a time (usually one per evaluation; `started` holds a few runs): no list.
+        while let Some(rid) = st
             .started
             .values()
-            .filter(|e| match e.phase {
+            .find(|e| match e.phase {
                 Phase::Final { end, .. } => end <= started_floor && e.event_ended(),
                 _ => false,
             })
             .map(|e| e.id)
-            .collect();
-        for rid in retire {
+        {
             if let Some(Entry {
                 phase: Phase::Final { end, segments },
                 ..
@@ -629,7 +629,7 @@ impl Ledger {
             .collect();
         known.sort_by_key(|&(d, _)| (d.start, d.pipeline, d.bytes));
         // Retired runs matter only where they end after a Known run starts.
-        let first_known = known.iter().map(|(d, _)| d.start).min().unwrap_or(u64::MAX);
+        let first_known = known.first().map_or(u64::MAX, |(d, _)| d.start);
         let fixed: Vec<Segment> = st
             .started
             .values()
@@ -649,41 +649,39 @@ impl Ledger {
             .range((first_known.saturating_add(1), 0)..)
             .count() as u64;
         let demands: Vec<Demand> = known.iter().map(|&(d, _)| d).collect();
-        let shared = sharing::share(capacity, &fixed, &demands);
-        let ends: Vec<u64> = demands
-            .iter()
-            .zip(&shared)
-            .map(|(d, s)| d.start + s.cycles)
-            .collect();
+        let mut shared = sharing::share(capacity, &fixed, &demands);
+        let run_end = |i: usize| demands[i].start + shared[i].cycles;
         let me = known.iter().position(|&(_, i)| i == id).unwrap_or(0);
-        let (end, cycles, segments) = (ends[me], shared[me].cycles, shared[me].segments.clone());
+        let end = run_end(me);
+        let earliest_end = (0..demands.len()).map(run_end).min().unwrap_or(end);
+        let cycles = shared[me].cycles;
+        let segments = std::mem::take(&mut shared[me].segments);
 
         // Conditions 1-4.
-        let running: Vec<u64> = st
-            .started
-            .values()
-            .filter_map(|e| match e.phase {
+        let running = || {
+            st.started.values().filter_map(|e| match e.phase {
                 Phase::Running { start } => Some(start),
                 _ => None,
             })
-            .collect();
+        };
+        let running_count = running().count();
+        let overlapping = running().any(|s| s < end);
         // The device's activity report only matters while other runs are running (a burst
         // of launches on one in-order queue never builds it).
-        let report = (!running.is_empty()).then(|| dev.activity.report());
+        let report = (running_count > 0).then(|| dev.activity.report());
         // Blocked by state, not by elapsed time: every execution of the device (autorun
         // instances too) is parked on a FIFO nothing changed since, or idle
         // (`Activity::quiescence`). A partner that is only slow (an autorun kernel between two
         // elements, a thread the OS has not run for a while on a loaded machine) is not blocked.
         let all_blocked = report.as_ref().is_some_and(|report| {
             let enqueued: Vec<_> = report.enqueued().collect();
-            enqueued.len() == running.len()
+            enqueued.len() == running_count
                 && enqueued.iter().all(|k| k.blocked.is_some())
                 && dev.activity.quiescence().is_some()
         });
-        let overlapping = running.iter().any(|&s| s < end);
         let c1 = all_blocked || !overlapping;
         let c2 = !st.any_about_to_start() && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
-        let c3 = ends.iter().all(|&e| e >= end)
+        let c3 = earliest_end >= end
             && st.started.values().all(|e| match e.phase {
                 Phase::Final { end: f, .. } => f >= end || e.event_ended(),
                 _ => true,

@@ -331,15 +331,18 @@ impl Queue {
         self.check_wait_list(wait)?;
         let event = Event::new_command(self, command_type);
         // Wait-list events fail the command if they fail; queue-order events only order it.
+        // The previous command or barrier (at most one, no list to allocate), and for a
+        // marker or barrier without a wait list on an out-of-order queue, every pending one.
+        let order_dep: Option<Arc<Event>>;
         let mut order_deps: Vec<Arc<Event>> = Vec::new();
         {
             let mut st = self.state.lock();
             if !self.out_of_order() {
-                order_deps.extend(st.last.upgrade());
+                order_dep = st.last.upgrade();
                 st.last = Arc::downgrade(&event);
             } else {
                 Self::prune(&mut st);
-                order_deps.extend(st.barrier.upgrade());
+                order_dep = st.barrier.upgrade();
                 if order != CommandOrder::Normal && wait.is_empty() {
                     order_deps.extend(st.pending.iter().filter_map(Weak::upgrade));
                 }
@@ -351,7 +354,9 @@ impl Queue {
         }
         let cmd = Arc::new(Command {
             event: event.clone(),
-            remaining: AtomicUsize::new(wait.len() + order_deps.len() + 1),
+            remaining: AtomicUsize::new(
+                wait.len() + usize::from(order_dep.is_some()) + order_deps.len() + 1,
+            ),
             dep_failed: AtomicBool::new(false),
             // In order, every command that ended before (its event perhaps already released,
             // so not in `order_deps`) comes before this one.
@@ -363,7 +368,8 @@ impl Queue {
             work: Mutex::new(work),
         });
         let deps = wait.iter().map(|e| (e, true));
-        for (d, propagate) in deps.chain(order_deps.iter().map(|e| (e, false))) {
+        let queue_order = order_dep.iter().chain(&order_deps).map(|e| (e, false));
+        for (d, propagate) in deps.chain(queue_order) {
             if let Some((failed, end)) = d.add_dependent(&cmd, propagate) {
                 cmd.clone().dependency_done(failed, end);
             }
