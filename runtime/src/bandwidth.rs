@@ -630,6 +630,7 @@ impl Ledger {
         known.sort_by_key(|&(d, _)| (d.start, d.pipeline, d.bytes));
         // Retired runs matter only where they end after a Known run starts.
         let first_known = known.first().map_or(u64::MAX, |(d, _)| d.start);
+        let mut retired_visited = 0u64;
         let fixed: Vec<Segment> = st
             .started
             .values()
@@ -641,13 +642,11 @@ impl Ledger {
             .chain(
                 st.retired
                     .range((first_known.saturating_add(1), 0)..)
+                    .inspect(|_| retired_visited += 1)
                     .flat_map(|(_, segs)| segs.iter().copied()),
             )
             .collect();
-        st.visited += st
-            .retired
-            .range((first_known.saturating_add(1), 0)..)
-            .count() as u64;
+        st.visited += retired_visited;
         let demands: Vec<Demand> = known.iter().map(|&(d, _)| d).collect();
         let mut shared = sharing::share(capacity, &fixed, &demands);
         let run_end = |i: usize| demands[i].start + shared[i].cycles;

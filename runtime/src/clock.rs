@@ -105,8 +105,10 @@ pub fn host_call() -> HostCall {
 
 impl Drop for HostCall {
     fn drop(&mut self) {
-        restart_clock(|v| v.calls -= 1);
-        LAST_CALL_END.store(virtual_now_ns(), Ordering::SeqCst);
+        // The virtual time at the restart is when the call ended (one clock read and one
+        // lock per call end, not two).
+        let end = restart_clock(|v| v.calls -= 1);
+        LAST_CALL_END.store(end, Ordering::SeqCst);
     }
 }
 
@@ -120,14 +122,18 @@ fn stop_clock(count: impl FnOnce(&mut Virtual)) {
     count(&mut v);
 }
 
-/// Removes one reason (`count` takes it away); the last one restarts the clock.
-fn restart_clock(count: impl FnOnce(&mut Virtual)) {
+/// Removes one reason (`count` takes it away); the last one restarts the clock. Returns the
+/// virtual time then (as [`virtual_now_ns`] would, and handed out as it does).
+fn restart_clock(count: impl FnOnce(&mut Virtual)) -> u64 {
     let now = now_ns();
     let mut v = VIRTUAL.lock();
     count(&mut v);
     if v.waiters + v.calls == 0 {
         v.offset += (now - v.since.min(now)) as i64;
     }
+    let t = virtual_at(&v, now).max(v.last);
+    v.last = t;
+    t
 }
 
 /// The host's position on the device timeline (ns): the latest emulated END it has seen.
