@@ -33,7 +33,9 @@
 //! 5. all of the above held in two samples in a row, [`CONFIRM`] apart (commands become ready
 //!    just after the event they wait for ends) or [`POLL`] apart when condition 1 relies on
 //!    blocked kernels, unless X is the only run in the ledger but for launches queued behind
-//!    it on its own in-order queue (they wait for X's event).
+//!    it on its own in-order queue (they wait for X's event) and earlier Final runs of that
+//!    queue whose events have ended (the queue's one worker ended them, making their
+//!    dependents ready, before it took X).
 //!
 //! Then X's end depends only on the runs that started before it, so it is the same whatever
 //! the host threads' speed. Residual non-determinism (documented in MODEL.md): a run blocked
