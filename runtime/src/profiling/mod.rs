@@ -72,11 +72,12 @@ pub fn program_loaded(
     }
 }
 
-/// Runs a kernel launch, through its probe when the session follows it.
-pub fn run_launch(launch: &Launch, probe: Option<&KernelProbe>) -> Result<RunReport, RunError> {
+/// Runs a kernel launch, through its probe when the session follows it (which keeps the run's
+/// report for its record).
+pub fn run_launch(launch: &Launch, probe: Option<&KernelProbe>) -> Result<(), RunError> {
     match probe {
         Some(p) => p.run(launch),
-        None => launch.run(),
+        None => launch.run().map(drop),
     }
 }
 

@@ -118,15 +118,11 @@ impl KernelProbe {
     }
 
     /// Runs `launch` on the device (the queue worker calls this) and keeps its report for
-    /// the record.
-    pub fn run(&self, launch: &Launch) -> Result<RunReport, RunError> {
-        let result = super::with_live_counters(self.live.clone(), || launch.run());
-        if let Ok(report) = &result {
-            *self.finished.lock() = Some(Finished {
-                report: report.clone(),
-            });
-        }
-        result
+    /// the record (moved, not copied: nothing else uses it).
+    pub fn run(&self, launch: &Launch) -> Result<(), RunError> {
+        let report = super::with_live_counters(self.live.clone(), || launch.run())?;
+        *self.finished.lock() = Some(Finished { report });
+        Ok(())
     }
 
     /// Follows the command's event: the record is written when it completes.
