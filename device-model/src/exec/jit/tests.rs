@@ -98,3 +98,13 @@ fn the_backend_defaults_to_the_jit() {
         assert!(enabled());
     }
 }
+
+#[test]
+fn a_panic_in_code_generation_falls_back_to_the_interpreter() {
+    let m = module("__kernel void jit_test_panics(__global int *x) { x[0] = 1; }\n");
+    let code = decode(&m, &m.kernels[0]).unwrap();
+    let why = compile(&code, &m, &m.kernels[0]).unwrap_err();
+    assert_eq!(why, "code generation panicked");
+    assert!(prepare(&code, &m, &m.kernels[0]).is_none());
+    assert!(code.jit.get().is_none());
+}
