@@ -1,11 +1,11 @@
 //! Compile time of the compiling backend (issue 12: under 50 ms for a 300-line program).
 //!
-//! Compiles the dense generated 300-line kernel (`exec::jit::sample_300_line_kernel`) `N`
-//! times (default 7) and prints, per compilation, the CPU time of the compiling thread and the
+//! Compiles the dense generated 300-line kernel (`exec::jit::sample_300_line_kernel`; with
+//! `BLOCKS`, the same kernel with that many 6-line blocks instead of 48) `N` times (default 7) and prints, per compilation, the CPU time of the compiling thread and the
 //! wall time, then the medians. Also prints the same for the OpenCL C front end and the decode
 //! step, for scale.
 //!
-//! `cargo run --release -p fpgacl-device-model --example jit_compile_time [N]`
+//! `cargo run --release -p fpgacl-device-model --example jit_compile_time [N [BLOCKS]]`
 
 use fpgacl_device_model::exec::{decode::decode, jit};
 use fpgacl_kernel_compiler::SourceFile;
@@ -31,7 +31,10 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(7)
         .max(1);
-    let src = jit::sample_300_line_kernel();
+    let src = match std::env::args().nth(2).and_then(|a| a.parse().ok()) {
+        Some(blocks) => jit::sample_kernel(blocks),
+        None => jit::sample_300_line_kernel(),
+    };
     let files = [SourceFile {
         name: "big.cl".into(),
         text: src.clone(),

@@ -264,13 +264,19 @@ pub fn run(
 /// each): the compile-time yardstick of the unit test and of `examples/jit_compile_time.rs`.
 #[doc(hidden)]
 pub fn sample_300_line_kernel() -> String {
+    sample_kernel(48)
+}
+
+/// [`sample_300_line_kernel`] with `blocks` blocks of 6 lines (48: 294 lines).
+#[doc(hidden)]
+pub fn sample_kernel(blocks: usize) -> String {
     let mut s = String::from(
         "__kernel void big(__global const float *a, __global float *b, __global int *c, int n) {\n\
          int i = get_global_id(0);\n\
          float x = a[i];\n\
          int k = c[i];\n",
     );
-    for j in 0..48 {
+    for j in 0..blocks {
         s += &format!(
             "    x = x * {j}.5f + a[(i + {j}) % n];\n\
              \x20   if (x > {j}.0f) {{ k += (int)x ^ {j}; }} else {{ k -= {j} * k; }}\n\
