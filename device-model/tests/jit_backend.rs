@@ -437,6 +437,18 @@ fn kernels_the_jit_cannot_compile_fall_back_and_run() {
 
 #[test]
 fn the_differential_corpus_agrees_on_both_backends() {
+    corpus_on_both_backends();
+}
+
+#[test]
+fn the_differential_corpus_agrees_with_the_fast_tier_too() {
+    // The corpus kernels are small (optimising tier); here every kernel compiles with the
+    // fast tier that large kernels get (nextest runs each test in its own process).
+    fpgacl_device_model::exec::jit::force_fast_tier();
+    corpus_on_both_backends();
+}
+
+fn corpus_on_both_backends() {
     const CORPUS: &str = include_str!("diff/corpus.cl");
     let m = compile("corpus.cl", CORPUS);
     let report = analysis::analyze(&m, &Board::default_board().analysis_params());
@@ -457,6 +469,14 @@ fn the_differential_corpus_agrees_on_both_backends() {
     for (k, f) in m.kernels.iter().enumerate() {
         if jit.compiled(k as u32) {
             compiled += 1;
+            let code = fpgacl_device_model::exec::decode::decode(&m, f).expect("decodes");
+            let tier = fpgacl_device_model::exec::jit::compile(&code, &m, f).map(|k| k.fast_tier);
+            assert_eq!(
+                tier,
+                Ok(fpgacl_device_model::exec::jit::fast_tier(&code)),
+                "{}",
+                f.name
+            );
         } else {
             eprintln!("corpus kernel {} falls back to the interpreter", f.name);
         }

@@ -45,6 +45,20 @@ pub use helpers::Frame;
 /// 50 ms budget of issue 12. Both tiers give the same results, counters and emulated times.
 pub const FAST_COMPILE_OPS: usize = 512;
 
+static FORCE_FAST_TIER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, every kernel this process compiles uses the fast tier (tests check that the
+/// fast tier agrees with the interpreter on small kernels too).
+#[doc(hidden)]
+pub fn force_fast_tier() {
+    FORCE_FAST_TIER.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `code` compiles with the fast tier ([`FAST_COMPILE_OPS`]).
+pub fn fast_tier(code: &Code) -> bool {
+    code.ops.len() > FAST_COMPILE_OPS || FORCE_FAST_TIER.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The compiled entry point: `(frame, register file) -> status` (0 = returned, 1 = trap in
 /// `Frame::trap`).
 type Entry = unsafe extern "C" fn(*mut Frame, *mut u64) -> u32;
@@ -168,6 +182,7 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
         return Err(why);
     }
     let t0 = std::time::Instant::now();
+    let fast_tier = fast_tier(code);
     // A bug in the translation must not take the process down: the kernel falls back.
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // Unit tests stand in for a translation bug with a kernel of this name.
@@ -175,7 +190,7 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
         if f.name == "jit_test_panics" {
             panic!("a translation bug (test)");
         }
-        translate::build(code, m, f)
+        translate::build(code, m, f, fast_tier)
     }));
     let (module, entry, code_bytes) = match r {
         Ok(Ok(x)) => x,
@@ -190,7 +205,7 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
         zeros: vec![0; code.num_loops as usize],
         compile_time: t0.elapsed(),
         code_bytes,
-        fast_tier: code.ops.len() > FAST_COMPILE_OPS,
+        fast_tier,
     })
 }
 

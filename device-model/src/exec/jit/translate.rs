@@ -105,7 +105,12 @@ fn sig(m: &JITModule, params: &[Type], rets: &[Type]) -> Signature {
 
 /// Builds the native code of `code`: the JIT module (owning the code), the entry point and
 /// the code size in bytes.
-pub fn build(code: &Code, _m: &Module, f: &Function) -> Result<(JITModule, Entry, usize), String> {
+pub fn build(
+    code: &Code,
+    _m: &Module,
+    f: &Function,
+    fast: bool,
+) -> Result<(JITModule, Entry, usize), String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
@@ -113,8 +118,8 @@ pub fn build(code: &Code, _m: &Module, f: &Function) -> Result<(JITModule, Entry
     };
     // Compile time grows with the kernel (register allocation and the e-graph dominate):
     // large kernels get Cranelift's fast tier (no mid-end optimisation, single-pass register
-    // allocation: about 4x faster to compile, bigger code), the rest the optimising one.
-    let fast = code.ops.len() > super::FAST_COMPILE_OPS;
+    // allocation: about 4x faster to compile, bigger code), the rest the optimising one
+    // (`super::fast_tier`).
     set(&mut flags, "opt_level", if fast { "none" } else { "speed" })?;
     set(
         &mut flags,
