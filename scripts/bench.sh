@@ -26,7 +26,8 @@
 #           included) and its CPU time (user + system; less sensitive to a loaded
 #           machine than wall time).
 # Ratios are fpgacl / other (below 1 = fpgacl faster; "Nx faster" says how much).
-# fpgacl-jit is the same library with FPGACL_BACKEND=jit (kernels compiled to native code
+# fpgacl runs with FPGACL_BACKEND=interp (the reference interpreter); fpgacl-jit is the
+# same library with FPGACL_BACKEND=jit (the default backend: kernels compiled to native code
 # with Cranelift); its ratios to the others follow fpgacl's.
 # With --hyperfine (and hyperfine installed: scripts/setup.sh --optional) the
 # whole-process times are also measured by hyperfine.

@@ -66,7 +66,7 @@ pub struct ExecConfig {
     /// it (the runtime does, for the profile): rule M0' reads its coalesced groups instead of
     /// analysing each kernel again at its first launch.
     pub report: Option<Arc<fpgacl_kernel_compiler::analysis::Report>>,
-    /// Which backend runs the kernels; `None`: `FPGACL_BACKEND` (interp by default).
+    /// Which backend runs the kernels; `None`: `FPGACL_BACKEND` (jit by default).
     pub backend: Option<Backend>,
 }
 
@@ -243,6 +243,8 @@ struct AutorunSlot {
 struct Inner {
     module: Arc<Module>,
     code: Vec<Code>,
+    /// Whether kernels are compiled (at their first launch) by the compiling backend.
+    jit: bool,
     board: Board,
     threads: usize,
     printf: PrintfSink,
@@ -327,13 +329,10 @@ impl ProgramInstance {
         for f in &module.kernels {
             code.push(decode(&module, f)?);
         }
-        // The compiling backend (`FPGACL_BACKEND=jit` or the config): kernels it cannot
-        // compile run on the interpreter.
-        if config.backend.unwrap_or_else(crate::exec::jit::backend) == Backend::Jit {
-            for (c, f) in code.iter_mut().zip(&module.kernels) {
-                crate::exec::jit::attach(c, &module, f);
-            }
-        }
+        // The compiling backend (the default; `FPGACL_BACKEND` or the config) compiles each
+        // kernel at its first launch (`run_kernel`); kernels it cannot compile run on the
+        // interpreter.
+        let jit = config.backend.unwrap_or_else(crate::exec::jit::backend) == Backend::Jit;
         let mut channels = Vec::new();
         let mut chan_base = Vec::new();
         for c in &module.channels {
@@ -403,6 +402,7 @@ impl ProgramInstance {
         let inner = Arc::new(Inner {
             module,
             code,
+            jit,
             board: board.clone(),
             threads: config.resolved_threads(),
             printf: config.printf.clone(),
@@ -478,12 +478,19 @@ impl ProgramInstance {
         self.inner.threads
     }
 
-    /// Whether kernel `kernel` runs as native code (the compiling backend compiled it).
+    /// Whether kernel `kernel` runs as native code: with the compiling backend, compiles it if
+    /// its first launch has not yet done so.
     pub fn compiled(&self, kernel: u32) -> bool {
-        self.inner
-            .code
-            .get(kernel as usize)
-            .is_some_and(|c| c.jit.is_some())
+        let inner = &*self.inner;
+        match (
+            inner.code.get(kernel as usize),
+            inner.module.kernels.get(kernel as usize),
+        ) {
+            (Some(c), Some(f)) if inner.jit => {
+                crate::exec::jit::prepare(c, &inner.module, f).is_some()
+            }
+            _ => false,
+        }
     }
 
     /// Runs a kernel to completion on the calling thread (plus worker threads for parallel
@@ -1010,6 +1017,11 @@ fn run_kernel(
             ),
         }
         .into());
+    }
+    // The compiling backend compiles a kernel at its first launch (once; later launches and
+    // the other workers reuse it).
+    if inner.jit {
+        crate::exec::jit::prepare(code, module, f);
     }
     let mut regs = vec![0u64; f.num_slots as usize];
     for &(slot, v) in &code.const_init {

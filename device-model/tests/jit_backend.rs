@@ -437,6 +437,18 @@ fn kernels_the_jit_cannot_compile_fall_back_and_run() {
 
 #[test]
 fn the_differential_corpus_agrees_on_both_backends() {
+    corpus_on_both_backends();
+}
+
+#[test]
+fn the_differential_corpus_agrees_with_the_fast_tier_too() {
+    // The corpus kernels are small (optimising tier); here every kernel compiles with the
+    // fast tier that large kernels get (nextest runs each test in its own process).
+    fpgacl_device_model::exec::jit::force_fast_tier();
+    corpus_on_both_backends();
+}
+
+fn corpus_on_both_backends() {
     const CORPUS: &str = include_str!("diff/corpus.cl");
     let m = compile("corpus.cl", CORPUS);
     let report = analysis::analyze(&m, &Board::default_board().analysis_params());
@@ -457,6 +469,14 @@ fn the_differential_corpus_agrees_on_both_backends() {
     for (k, f) in m.kernels.iter().enumerate() {
         if jit.compiled(k as u32) {
             compiled += 1;
+            let code = fpgacl_device_model::exec::decode::decode(&m, f).expect("decodes");
+            let tier = fpgacl_device_model::exec::jit::compile(&code, &m, f).map(|k| k.fast_tier);
+            assert_eq!(
+                tier,
+                Ok(fpgacl_device_model::exec::jit::fast_tier(&code)),
+                "{}",
+                f.name
+            );
         } else {
             eprintln!("corpus kernel {} falls back to the interpreter", f.name);
         }
@@ -514,5 +534,43 @@ fn a_compiled_endless_loop_can_be_aborted() {
             assert_eq!(f.pos.map(|p| p.line), Some(3), "the loop's line");
         }
         r => panic!("{r:?}"),
+    }
+}
+
+#[test]
+fn a_large_kernel_compiled_with_the_fast_tier_agrees_bit_for_bit() {
+    // The 300-line yardstick kernel is above `FAST_COMPILE_OPS`: Cranelift's fast tier
+    // (no mid-end, single-pass register allocation) must agree with the interpreter too.
+    let src = fpgacl_device_model::exec::jit::sample_300_line_kernel();
+    let m = compile("big.cl", &src);
+    let f = &m.kernels[0];
+    let code = fpgacl_device_model::exec::decode::decode(&m, f).expect("decodes");
+    assert!(code.ops.len() > fpgacl_device_model::exec::jit::FAST_COMPILE_OPS);
+    let k = fpgacl_device_model::exec::jit::compile(&code, &m, f).expect("compiles");
+    assert!(k.fast_tier);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let interp = instance(&m, Backend::Interp, OobMode::Report);
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    assert!(jit.compiled(0) && !interp.compiled(0));
+    let n = 96usize;
+    let c = Case {
+        kernel: "big",
+        dims: 1,
+        global: [n as u64, 1, 1],
+        local: Some([8, 1, 1]),
+        bufs: vec![
+            floats(n, 11),
+            vec![0; n],
+            pseudo(n, 12).into_iter().map(|x| x % 1000).collect(),
+        ],
+        args: vec![Ok(0), Ok(1), Ok(2), Err(n as i32)],
+    };
+    for timed in [false, true] {
+        let a = run_case(&interp, &m, &report, &c, timed);
+        let b = run_case(&jit, &m, &report, &c, timed);
+        assert_eq!(a.0, b.0, "timed {timed}: outputs differ");
+        let (ra, rb) = (a.1.as_ref().unwrap(), b.1.as_ref().unwrap());
+        assert!(ra.counters.sites.iter().any(|s| s.fires > 0));
+        assert_eq!(format!("{ra:?}"), format!("{rb:?}"), "timed {timed}");
     }
 }

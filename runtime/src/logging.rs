@@ -14,7 +14,7 @@ struct StderrLogger;
 
 impl log::Log for StderrLogger {
     fn enabled(&self, metadata: &log::Metadata) -> bool {
-        // Cranelift (the `FPGACL_BACKEND=jit` code generator) logs its passes at debug level.
+        // Cranelift (the default backend's code generator) logs its passes at debug level.
         metadata.level() <= log::max_level() && !metadata.target().starts_with("cranelift")
     }
 

@@ -1,12 +1,13 @@
-//! Issue 12 item 1: the compiling backend (`FPGACL_BACKEND=jit`) end to end, through the ICD
-//! loader and real C hosts.
+//! Issue 12 item 1: the compiling backend (the default; `FPGACL_BACKEND=interp` selects the
+//! reference interpreter) end to end, through the ICD loader and real C hosts.
 //!
 //! - Every case of the differential corpus (`host-examples/diff`) runs through the generic
 //!   driver with `FPGACL_BACKEND=interp` and `=jit`, with profiling on: the output buffers
 //!   (every bit), the printf output, and for every kernel run of the profile its site counters
 //!   and its emulated duration in device cycles must be identical.
-//! - The kernel examples pass with `FPGACL_BACKEND=jit`; a kernel the JIT does not compile
-//!   (barriers) runs on the interpreter and says so in one log line (`FPGACL_LOG=info`).
+//! - The kernel examples of `kernel_examples.rs` (which run on the default backend, the JIT)
+//!   also pass on the interpreter; a kernel the JIT does not compile (barriers) runs on the
+//!   interpreter and says so in one log line (`FPGACL_LOG=info`).
 
 use fpgacl_host_examples::{diff_cases, DiffCase};
 use fpgacl_profile_format::read_profile;
@@ -81,52 +82,97 @@ fn run_example_with(name: &str, env: &[(&str, &str)]) -> RunOutput {
     let ex = example(name).unwrap_or_else(|| panic!("no example {name}"));
     let bin = compile_example(ex, &Linkage::IcdLoader);
     let mut cmd = example_command(&bin, name, &Linkage::IcdLoader);
+    // The default backend unless `env` names one (whatever the test run's environment).
+    cmd.env_remove("FPGACL_BACKEND");
     for (k, v) in env {
         cmd.env(k, v);
     }
     run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("runs")
 }
 
+/// The examples `kernel_examples.rs` runs through the ICD loader (on the default backend).
+const KERNEL_EXAMPLES: &[&str] = &[
+    "vector_add",
+    "accumulators",
+    "task_loop",
+    "grid_stride",
+    "local_reduction",
+    "channel_producer_consumer",
+    "pipe_producer_consumer",
+    "feed_forward",
+    "autorun",
+    "profile_autorun",
+    "profile_snapshot",
+    "profile_stream",
+    "profile_host_pipes",
+];
+
 #[test]
-fn kernel_examples_pass_on_the_jit() {
-    for name in [
-        "vector_add",
-        "accumulators",
-        "task_loop",
-        "grid_stride",
-        "local_reduction",
-        "channel_producer_consumer",
-        "feed_forward",
-        "autorun",
-    ] {
-        let out = run_example_with(name, &[("FPGACL_BACKEND", "jit")]);
-        assert!(out.passed(), "{name} on the jit:\n{}", out.describe());
+fn kernel_examples_pass_on_the_interpreter() {
+    for name in KERNEL_EXAMPLES {
+        let out = run_example_with(name, &[("FPGACL_BACKEND", "interp")]);
+        assert!(
+            out.passed(),
+            "{name} on the interpreter:\n{}",
+            out.describe()
+        );
     }
 }
 
 #[test]
+fn the_example_list_matches_kernel_examples_rs() {
+    // Every example kernel_examples.rs tests through the ICD loader is also run above.
+    let src = include_str!("kernel_examples.rs");
+    let list = &src[src.find("through_icd!(").expect("macro call")..];
+    let list = &list[..list.find(");").expect("end of the list")];
+    let names: Vec<&str> = list["through_icd!(".len()..]
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    assert!(names.len() >= 10, "{names:?}");
+    assert_eq!(names, KERNEL_EXAMPLES);
+}
+
+#[test]
 fn a_kernel_with_barriers_falls_back_with_one_log_line() {
-    let out = run_example_with(
-        "local_reduction",
-        &[("FPGACL_BACKEND", "jit"), ("FPGACL_LOG", "info")],
-    );
+    // The default backend (no FPGACL_BACKEND) is the JIT.
+    let out = run_example_with("local_reduction", &[("FPGACL_LOG", "info")]);
     assert!(out.passed(), "{}", out.describe());
     let notes: Vec<&str> = out
         .stderr
         .lines()
         .filter(|l| l.contains("not compiled"))
         .collect();
-    assert!(
-        notes.iter().any(|l| l.contains("barrier")),
-        "no fallback note:\n{}",
+    // One note per kernel (local_reduction launches two kernels with barriers, several times).
+    let mut kernels: Vec<&str> = notes
+        .iter()
+        .filter_map(|l| l.strip_prefix("kernel ")?.split(':').next())
+        .collect();
+    kernels.sort_unstable();
+    assert_eq!(
+        kernels,
+        ["reduce_arg", "reduce_fixed"],
+        "not one fallback note per kernel:\n{}",
         out.stderr
     );
+    assert!(
+        notes
+            .iter()
+            .all(|l| l.contains("barrier") && l.contains("runs on the interpreter")),
+        "{}",
+        out.stderr
+    );
+    // The reference interpreter compiles nothing and says nothing about it.
+    let out = run_example_with(
+        "local_reduction",
+        &[("FPGACL_BACKEND", "interp"), ("FPGACL_LOG", "info")],
+    );
+    assert!(out.passed(), "{}", out.describe());
+    assert!(!out.stderr.contains("not compiled"), "{}", out.stderr);
     // A kernel that compiles says so at debug level (and the code generator's own pass logs
     // stay out of the output).
-    let out = run_example_with(
-        "vector_add",
-        &[("FPGACL_BACKEND", "jit"), ("FPGACL_LOG", "debug")],
-    );
+    let out = run_example_with("vector_add", &[("FPGACL_LOG", "debug")]);
     assert!(out.passed(), "{}", out.describe());
     assert!(
         out.stderr

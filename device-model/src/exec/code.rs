@@ -499,8 +499,9 @@ pub struct Code {
     pub num_loops: u32,
     /// Registers holding constants written once: set in the register template at launch.
     pub const_init: Vec<(u32, u64)>,
-    /// The kernel compiled to native code (`FPGACL_BACKEND=jit`), when it compiled.
-    pub jit: Option<std::sync::Arc<super::jit::JitKernel>>,
+    /// The kernel compiled to native code (the compiling backend), made at its first launch
+    /// ([`super::jit::prepare`]); empty or `None` inside: the interpreter runs it.
+    pub jit: super::jit::Slot,
 }
 
 #[cfg(test)]

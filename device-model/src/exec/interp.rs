@@ -680,9 +680,9 @@ impl Machine<'_> {
     /// Runs the current work-item from `*pc` until it returns or reaches a barrier.
     pub fn run(&mut self, regs: &mut [u64], pc: &mut u32) -> Result<Exit, Trap> {
         let code = self.code;
-        // The compiling backend (`FPGACL_BACKEND=jit`) runs the whole work-item when the
-        // kernel compiled (never for kernels with barriers, so `*pc` is 0 here).
-        if let (0, Some(j)) = (*pc, code.jit.as_deref()) {
+        // The compiling backend (the default) runs the whole work-item when the kernel
+        // compiled (never for kernels with barriers, so `*pc` is 0 here).
+        if let (0, Some(j)) = (*pc, code.jit.get()) {
             if let Some(r) = super::jit::run(j, self, regs, pc) {
                 return r;
             }

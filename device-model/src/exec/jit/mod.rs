@@ -1,6 +1,8 @@
-//! The compiling backend (`FPGACL_BACKEND=jit`): translates a decoded kernel ([`Code`]) to
-//! native code with Cranelift when the program is loaded, and runs its work-items through it
-//! behind [`Machine::run`].
+//! The compiling backend, the default (`FPGACL_BACKEND=jit` or unset; `interp` selects the
+//! reference interpreter): translates a decoded kernel ([`Code`]) to native code with
+//! Cranelift at its first launch ([`prepare`], once per kernel and program; kernels of more
+//! than [`FAST_COMPILE_OPS`] ops with Cranelift's fast tier), and runs its work-items through
+//! it behind [`Machine::run`].
 //!
 //! What stays identical to the interpreter (the reference):
 //! - every register slot is a Cranelift variable (64-bit, the slot encoding of `values`), so the
@@ -19,7 +21,8 @@
 //!   and write spilled and reloaded around the call; lane builtins, conversions, integer
 //!   division and the remaining float operations call the interpreter's lane functions.
 //!
-//! Not compiled (the whole kernel runs on the interpreter, one `info` log line): kernels with
+//! Not compiled (the whole kernel runs on the interpreter, one `info` log line; likewise when
+//! code generation fails or panics, never a crash): kernels with
 //! barriers or `wait_group_events` (work-items switch at barriers), channels and pipes,
 //! `async_work_group_copy`. See [`translate::unsupported`].
 
@@ -30,10 +33,31 @@ use super::code::Code;
 use super::interp::{Exit, Machine, Trap};
 use crate::fault::FaultKind;
 use fpgacl_kernel_compiler::ir::{Function, Module};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 pub use helpers::Frame;
+
+/// Kernels with more decoded ops than this compile with Cranelift's fast tier (no mid-end
+/// optimisation, single-pass register allocation), the others with the optimising tier. The
+/// optimising tier costs about 55 us of CPU per op on the development machine (a 1,592-op
+/// kernel: 90 ms), the fast tier about a quarter of that: this keeps a compilation under the
+/// 50 ms budget of issue 12. Both tiers give the same results, counters and emulated times.
+pub const FAST_COMPILE_OPS: usize = 512;
+
+static FORCE_FAST_TIER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, every kernel this process compiles uses the fast tier (tests check that the
+/// fast tier agrees with the interpreter on small kernels too).
+#[doc(hidden)]
+pub fn force_fast_tier() {
+    FORCE_FAST_TIER.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `code` compiles with the fast tier ([`FAST_COMPILE_OPS`]).
+pub fn fast_tier(code: &Code) -> bool {
+    code.ops.len() > FAST_COMPILE_OPS || FORCE_FAST_TIER.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// The compiled entry point: `(frame, register file) -> status` (0 = returned, 1 = trap in
 /// `Frame::trap`).
@@ -51,6 +75,8 @@ pub struct JitKernel {
     pub compile_time: Duration,
     /// Native code bytes.
     pub code_bytes: usize,
+    /// Compiled with the fast tier ([`FAST_COMPILE_OPS`]).
+    pub fast_tier: bool,
 }
 
 // SAFETY: the finalized code and data of the JIT module are never written after compilation;
@@ -85,20 +111,23 @@ pub enum Backend {
     Jit,
 }
 
-/// `FPGACL_BACKEND` (`interp`, the default, or `jit`), read once per process.
+/// `FPGACL_BACKEND` (`jit`, the default, or `interp`, the reference interpreter), read once
+/// per process.
 pub fn backend() -> Backend {
     static B: OnceLock<Backend> = OnceLock::new();
-    *B.get_or_init(|| match std::env::var("FPGACL_BACKEND") {
-        Ok(v) => match v.trim().to_ascii_lowercase().as_str() {
-            "jit" => Backend::Jit,
-            "" | "interp" => Backend::Interp,
-            other => {
-                log::warn!("FPGACL_BACKEND={other}: not a backend (interp, jit); using interp");
-                Backend::Interp
-            }
-        },
-        Err(_) => Backend::Interp,
-    })
+    *B.get_or_init(|| parse_backend(std::env::var("FPGACL_BACKEND").ok().as_deref()))
+}
+
+/// The backend a value of `FPGACL_BACKEND` selects (`None`: unset).
+pub fn parse_backend(v: Option<&str>) -> Backend {
+    match v.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("" | "jit") => Backend::Jit,
+        Some("interp") => Backend::Interp,
+        Some(other) => {
+            log::warn!("FPGACL_BACKEND={other}: not a backend (jit, interp); using jit");
+            Backend::Jit
+        }
+    }
 }
 
 /// Whether kernels are compiled when programs are loaded.
@@ -106,24 +135,45 @@ pub fn enabled() -> bool {
     backend() == Backend::Jit
 }
 
-/// Compiles `code` and attaches the result; a kernel that cannot be compiled keeps running on
-/// the interpreter, with one log line saying why.
-pub fn attach(code: &mut Code, m: &Module, f: &Function) {
-    let name = &f.name;
-    match compile(code, m, f) {
-        Ok(k) => {
-            log::debug!(
-                "kernel {name}: compiled to {} bytes of native code in {:.2} ms",
-                k.code_bytes,
-                k.compile_time.as_secs_f64() * 1e3
-            );
-            code.jit = Some(std::sync::Arc::new(k));
-        }
-        Err(why) => {
-            log::info!("kernel {name}: not compiled ({why}); it runs on the interpreter");
-            code.jit = None;
-        }
+/// A kernel's native code, compiled on demand: empty until [`prepare`] runs (at the kernel's
+/// first launch), then the compiled kernel or `None` (the kernel runs on the interpreter).
+#[derive(Clone, Debug, Default)]
+pub struct Slot(OnceLock<Option<Arc<JitKernel>>>);
+
+impl Slot {
+    /// The compiled kernel, if [`prepare`] compiled it.
+    #[inline]
+    pub fn get(&self) -> Option<&JitKernel> {
+        self.0.get().and_then(|k| k.as_deref())
     }
+}
+
+/// Compiles `code` (kernel `f` of `m`) unless that was done already, and returns the compiled
+/// kernel; `None` when it cannot be compiled: it keeps running on the interpreter, and one
+/// `info` log line says why (once per kernel and program). Concurrent first launches of the
+/// same kernel compile it once (the others wait for the result).
+pub fn prepare<'c>(code: &'c Code, m: &Module, f: &Function) -> Option<&'c JitKernel> {
+    code.jit
+        .0
+        .get_or_init(|| {
+            let name = &f.name;
+            match compile(code, m, f) {
+                Ok(k) => {
+                    log::debug!(
+                        "kernel {name}: compiled to {} bytes of native code in {:.2} ms ({} tier)",
+                        k.code_bytes,
+                        k.compile_time.as_secs_f64() * 1e3,
+                        if k.fast_tier { "fast" } else { "optimising" }
+                    );
+                    Some(Arc::new(k))
+                }
+                Err(why) => {
+                    log::info!("kernel {name}: not compiled ({why}); it runs on the interpreter");
+                    None
+                }
+            }
+        })
+        .as_deref()
 }
 
 /// Compiles kernel `f`, decoded as `code`; `Err` names what the compiler does not support.
@@ -132,9 +182,15 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
         return Err(why);
     }
     let t0 = std::time::Instant::now();
+    let fast_tier = fast_tier(code);
     // A bug in the translation must not take the process down: the kernel falls back.
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        translate::build(code, m, f)
+        // Unit tests stand in for a translation bug with a kernel of this name.
+        #[cfg(test)]
+        if f.name == "jit_test_panics" {
+            panic!("a translation bug (test)");
+        }
+        translate::build(code, m, f, fast_tier)
     }));
     let (module, entry, code_bytes) = match r {
         Ok(Ok(x)) => x,
@@ -149,6 +205,7 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
         zeros: vec![0; code.num_loops as usize],
         compile_time: t0.elapsed(),
         code_bytes,
+        fast_tier,
     })
 }
 
@@ -216,6 +273,36 @@ pub fn run(
     });
     *pc = t.pc;
     Some(Err(t))
+}
+
+/// A dense kernel of about 300 source lines (48 blocks of arithmetic, branches and a loop
+/// each): the compile-time yardstick of the unit test and of `examples/jit_compile_time.rs`.
+#[doc(hidden)]
+pub fn sample_300_line_kernel() -> String {
+    sample_kernel(48)
+}
+
+/// [`sample_300_line_kernel`] with `blocks` blocks of 6 lines (48: 294 lines).
+#[doc(hidden)]
+pub fn sample_kernel(blocks: usize) -> String {
+    let mut s = String::from(
+        "__kernel void big(__global const float *a, __global float *b, __global int *c, int n) {\n\
+         int i = get_global_id(0);\n\
+         float x = a[i];\n\
+         int k = c[i];\n",
+    );
+    for j in 0..blocks {
+        s += &format!(
+            "    x = x * {j}.5f + a[(i + {j}) % n];\n\
+             \x20   if (x > {j}.0f) {{ k += (int)x ^ {j}; }} else {{ k -= {j} * k; }}\n\
+             \x20   for (int t{j} = 0; t{j} < (k & 3); t{j}++) {{ x += (float)t{j}; }}\n\
+             \x20   c[(i + {j}) % n] = k;\n\
+             \x20   b[(i * {j}) % n] = x;\n\
+             \x20   k = k / ({j} + 1) + (k >> 2);\n"
+        );
+    }
+    s += "    b[i] = x + (float)k;\n}\n";
+    s
 }
 
 #[cfg(test)]

@@ -18,31 +18,9 @@ fn module(src: &str) -> std::sync::Arc<Module> {
         .unwrap_or_else(|| panic!("build failed:\n{}", out.log))
 }
 
-/// A kernel of about 300 source lines: 48 blocks of arithmetic, branches and a loop each.
-pub fn long_kernel() -> String {
-    let mut s = String::from(
-        "__kernel void big(__global const float *a, __global float *b, __global int *c, int n) {\n\
-         int i = get_global_id(0);\n\
-         float x = a[i];\n\
-         int k = c[i];\n",
-    );
-    for j in 0..48 {
-        s += &format!(
-            "    x = x * {j}.5f + a[(i + {j}) % n];\n\
-             \x20   if (x > {j}.0f) {{ k += (int)x ^ {j}; }} else {{ k -= {j} * k; }}\n\
-             \x20   for (int t{j} = 0; t{j} < (k & 3); t{j}++) {{ x += (float)t{j}; }}\n\
-             \x20   c[(i + {j}) % n] = k;\n\
-             \x20   b[(i * {j}) % n] = x;\n\
-             \x20   k = k / ({j} + 1) + (k >> 2);\n"
-        );
-    }
-    s += "    b[i] = x + (float)k;\n}\n";
-    s
-}
-
 #[test]
 fn a_300_line_kernel_compiles_quickly() {
-    let src = long_kernel();
+    let src = sample_300_line_kernel();
     assert!(src.lines().count() >= 290, "{} lines", src.lines().count());
     let m = module(&src);
     let code = decode(&m, &m.kernels[0]).expect("decodes");
@@ -84,12 +62,13 @@ fn what_is_not_compiled_says_why() {
     assert!(why.contains("barrier"), "{why}");
     let a = decode(&m, &m.kernels[1]).unwrap();
     assert!(compile(&a, &m, &m.kernels[1]).is_ok());
-    let mut a2 = a.clone();
-    attach(&mut a2, &m, &m.kernels[1]);
-    assert!(a2.jit.is_some());
-    let mut b2 = b.clone();
-    attach(&mut b2, &m, &m.kernels[0]);
-    assert!(b2.jit.is_none());
+    // Compiled on demand, once.
+    assert!(a.jit.get().is_none());
+    let k = prepare(&a, &m, &m.kernels[1]).expect("compiles") as *const JitKernel;
+    assert!(std::ptr::eq(a.jit.get().unwrap(), k));
+    assert!(std::ptr::eq(prepare(&a, &m, &m.kernels[1]).unwrap(), k));
+    assert!(prepare(&b, &m, &m.kernels[0]).is_none());
+    assert!(b.jit.get().is_none());
 }
 
 #[test]
@@ -104,10 +83,28 @@ fn image_kernels_run_on_the_interpreter() {
 }
 
 #[test]
-fn the_backend_defaults_to_the_interpreter() {
-    // FPGACL_BACKEND is not set by the test harness.
+fn the_backend_defaults_to_the_jit() {
+    assert_eq!(parse_backend(None), Backend::Jit);
+    assert_eq!(parse_backend(Some("")), Backend::Jit);
+    assert_eq!(parse_backend(Some("jit")), Backend::Jit);
+    assert_eq!(parse_backend(Some(" JIT ")), Backend::Jit);
+    assert_eq!(parse_backend(Some("interp")), Backend::Interp);
+    assert_eq!(parse_backend(Some("Interp")), Backend::Interp);
+    // An unknown value is not fatal: the default, with a warning.
+    assert_eq!(parse_backend(Some("llvm")), Backend::Jit);
+    // FPGACL_BACKEND is not set by the test harness (unless a whole run selects a backend).
     if std::env::var_os("FPGACL_BACKEND").is_none() {
-        assert_eq!(backend(), Backend::Interp);
-        assert!(!enabled());
+        assert_eq!(backend(), Backend::Jit);
+        assert!(enabled());
     }
+}
+
+#[test]
+fn a_panic_in_code_generation_falls_back_to_the_interpreter() {
+    let m = module("__kernel void jit_test_panics(__global int *x) { x[0] = 1; }\n");
+    let code = decode(&m, &m.kernels[0]).unwrap();
+    let why = compile(&code, &m, &m.kernels[0]).unwrap_err();
+    assert_eq!(why, "code generation panicked");
+    assert!(prepare(&code, &m, &m.kernels[0]).is_none());
+    assert!(code.jit.get().is_none());
 }

@@ -105,16 +105,29 @@ fn sig(m: &JITModule, params: &[Type], rets: &[Type]) -> Signature {
 
 /// Builds the native code of `code`: the JIT module (owning the code), the entry point and
 /// the code size in bytes.
-pub fn build(code: &Code, _m: &Module, f: &Function) -> Result<(JITModule, Entry, usize), String> {
+pub fn build(
+    code: &Code,
+    _m: &Module,
+    f: &Function,
+    fast: bool,
+) -> Result<(JITModule, Entry, usize), String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
             .map_err(|e| format!("cranelift setting {k}: {e}"))
     };
-    set(&mut flags, "opt_level", "speed")?;
+    // Compile time grows with the kernel (register allocation and the e-graph dominate):
+    // large kernels get Cranelift's fast tier (no mid-end optimisation, single-pass register
+    // allocation: about 4x faster to compile, bigger code), the rest the optimising one
+    // (`super::fast_tier`).
+    set(&mut flags, "opt_level", if fast { "none" } else { "speed" })?;
+    set(
+        &mut flags,
+        "regalloc_algorithm",
+        if fast { "single_pass" } else { "backtracking" },
+    )?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "enable_verifier", "false")?;
-
     set(&mut flags, "is_pic", "false")?;
     let isa = cranelift_native::builder()
         .map_err(|e| format!("host not supported by Cranelift: {e}"))?
@@ -188,6 +201,11 @@ struct Tr<'a, 'b> {
     blocks: Vec<Option<Block>>,
     remaining: Vec<u32>,
     sealed: Vec<bool>,
+    /// Per slot, the constant of `Code::const_init` it holds for the whole run (no op writes
+    /// it): used as an immediate, not a variable (fewer SSA lookups and block parameters).
+    consts: Vec<Option<u64>>,
+    /// A constant slot was written (never expected): the kernel is not compiled.
+    const_written: bool,
 }
 
 /// Where an access is in bounds: the block, the region entry and the offset.
@@ -271,9 +289,10 @@ impl<'a, 'b> Tr<'a, 'b> {
         let ns = code.num_slots as usize;
         let zero64 = b.ins().iconst(I64, 0);
         let mut init: Vec<Option<Value>> = vec![None; ns];
+        let mut consts: Vec<Option<u64>> = vec![None; ns];
         for &(s, v) in &code.const_init {
-            if let Some(x) = init.get_mut(s as usize) {
-                *x = Some(b.ins().iconst(I64, v as i64));
+            if let Some(x) = consts.get_mut(s as usize) {
+                *x = Some(v);
             }
         }
         for a in &f.args {
@@ -322,6 +341,8 @@ impl<'a, 'b> Tr<'a, 'b> {
             blocks,
             remaining,
             sealed: vec![false; n],
+            consts,
+            const_written: false,
         };
         t.jump_op(0);
         for (i, op) in ops.iter().enumerate() {
@@ -357,17 +378,24 @@ impl<'a, 'b> Tr<'a, 'b> {
             fo(offset_of!(Frame, poll)),
         );
         t.b.ins().return_(&[st]);
+        if t.const_written {
+            return Err("internal: an op writes a constant slot".into());
+        }
         Ok(())
     }
 
     // ---- small builders -------------------------------------------------------------------
 
     fn v(&mut self, s: u32) -> Value {
+        if let Some(c) = self.consts[s as usize] {
+            return self.c64(c);
+        }
         let var = self.vars[s as usize];
         self.b.use_var(var)
     }
 
     fn d(&mut self, s: u32, x: Value) {
+        self.const_written |= self.consts[s as usize].is_some();
         let var = self.vars[s as usize];
         self.b.def_var(var, x);
     }
@@ -775,7 +803,11 @@ impl<'a, 'b> Tr<'a, 'b> {
     }
 
     fn reload(&mut self, slots: &[u32]) {
+        // A constant slot in an over-approximated write set still holds its constant.
         for &s in slots {
+            if self.consts[s as usize].is_some() {
+                continue;
+            }
             let x = self
                 .b
                 .ins()
