@@ -171,7 +171,8 @@ pub struct RunReport {
     /// Wall-clock time on the host (not device time).
     pub host_time: Duration,
     /// Timing hook: the simulated clock (ticks) when a [`ProgramInstance::run_timed`]
-    /// execution on one thread finished; `None` for untimed or parallel executions.
+    /// execution finished (parallel executions: the start plus the sum of the workers'
+    /// advances, the same as one worker's); `None` for untimed executions.
     pub end_tick: Option<u64>,
     /// Out-of-bounds access sites that did not stop the run (`OobMode::Report`), in source
     /// order; empty when every access was in bounds.
@@ -1307,10 +1308,10 @@ fn run_kernel(
         shutdown: &inner.shutdown,
         deadline,
     };
-    let mut end_tick = None;
+    let end_tick;
     let mut oob: Vec<OobSite>;
     let result: Result<(), Box<KernelFault>> = if threads == 1 {
-        let mut w = Worker::new(&plan, counters, Some(fifo_env()), &printf);
+        let mut w = Worker::new(&plan, counters, clock, Some(fifo_env()), &printf);
         let mut r = Ok(());
         for gi in 0..total {
             if let Err(e) = w.run_group(gi) {
@@ -1327,11 +1328,20 @@ fn run_kernel(
         let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
         let oob_all: Mutex<Vec<OobSite>> = Mutex::new(Vec::new());
         let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
+        // Ticks the workers' clocks advanced, summed (wrapping). Without channels or pipes a
+        // clock only adds costs of the work-items a worker ran, and every loop's C2 flag is set
+        // at the loop's entry before it is read, so no clock state crosses a work-item: the sum
+        // of the advances is the advance of one worker running every group in order.
+        let advanced = AtomicU64::new(0);
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
                     let local = CounterBlock::new(nsites, nloops);
-                    let mut w = Worker::new(&plan, &local, Some(fifo_env()), &printf);
+                    // The per-loop flags of rule C2's floor are execution state: each worker
+                    // has its own (a clone starts with them cleared).
+                    let own_clock = clock.cloned();
+                    let mut w =
+                        Worker::new(&plan, &local, own_clock.as_ref(), Some(fifo_env()), &printf);
                     'outer: while !stop.load(Ordering::Relaxed) {
                         let start = next.fetch_add(chunk, Ordering::Relaxed);
                         if start >= total {
@@ -1349,6 +1359,9 @@ fn run_kernel(
                             }
                         }
                     }
+                    if let Some(c) = clock {
+                        advanced.fetch_add(w.m.clock.wrapping_sub(c.start_tick), Ordering::Relaxed);
+                    }
                     let sites = w.take_oob();
                     if !sites.is_empty() {
                         merge_oob(&mut oob_all.lock(), sites);
@@ -1362,6 +1375,7 @@ fn run_kernel(
             }
         });
         oob = oob_all.into_inner();
+        end_tick = clock.map(|c| c.start_tick.wrapping_add(advanced.into_inner()));
         match first_fault.into_inner() {
             Some((_, f)) => Err(f),
             None => Ok(()),

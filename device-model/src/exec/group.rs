@@ -71,6 +71,9 @@ impl Plan<'_> {
 pub struct Worker<'a> {
     pub m: Machine<'a>,
     plan: &'a Plan<'a>,
+    /// This worker's clock costs: `plan.clock` or a copy with the worker's own per-loop flags
+    /// (parallel workers, see [`Worker::new`]).
+    clock: Option<&'a ClockPlan>,
     regs: Vec<u64>,
     frames: Vec<u64>,
     local: Vec<u64>,
@@ -84,9 +87,14 @@ const AT_BARRIER: u8 = 1;
 const DONE: u8 = 2;
 
 impl<'a> Worker<'a> {
+    /// A worker counting into `counters` (written by this worker alone) whose simulated clock
+    /// uses `clock`'s costs (`plan.clock`, or for a parallel worker a clone of it: a
+    /// `ClockPlan` holds the per-loop flags of rule C2's floor, which are execution state and
+    /// must not be shared by two workers). The clock starts at `clock.start_tick`.
     pub fn new(
         plan: &'a Plan<'a>,
         counters: &'a CounterBlock,
+        clock: Option<&'a ClockPlan>,
         fifo: Option<FifoEnv<'a>>,
         printf: &'a PrintfStream<'a>,
     ) -> Self {
@@ -138,14 +146,15 @@ impl<'a> Worker<'a> {
                 group: 0,
                 item: 0,
                 poll: super::interp::POLL_INTERVAL,
-                clock: plan.clock.map(|c| c.start_tick).unwrap_or(0),
-                clock_plan: plan.clock,
+                clock: clock.map(|c| c.start_tick).unwrap_or(0),
+                clock_plan: clock,
                 oob: OobLog {
                     fault: plan.oob_fault,
                     hits: Vec::new(),
                 },
             },
             plan,
+            clock,
             regs: vec![0; ns * items],
             frames: vec![0; fw * items],
             local: vec![0; plan.local_bytes.div_ceil(8)],
@@ -341,7 +350,7 @@ impl<'a> Worker<'a> {
                 self.frames[..fw].copy_from_slice(&self.plan.frame_template);
             }
             self.m.issued.fill(0);
-            if let Some(cp) = self.plan.clock {
+            if let Some(cp) = self.clock {
                 self.m.clock = self.m.clock.wrapping_add(cp.item);
             }
             let mut pc = 0u32;
@@ -371,7 +380,7 @@ impl<'a> Worker<'a> {
             }
             self.pcs[i] = 0;
             self.state[i] = READY;
-            if let Some(cp) = self.plan.clock {
+            if let Some(cp) = self.clock {
                 self.m.clock = self.m.clock.wrapping_add(cp.item);
             }
         }
