@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::counters::{CounterBlock, Counters};
 use crate::exec::code::Code;
 use crate::exec::decode::decode;
-use crate::exec::group::{local_ptr, Plan, Worker};
+use crate::exec::group::{local_ptr, GroupQueue, Plan, Worker};
 use crate::exec::interp::{FifoEnv, Region};
 pub use crate::exec::jit::Backend;
 use crate::exec::printf_stream::PrintfStream;
@@ -1323,56 +1323,58 @@ fn run_kernel(
         oob = w.take_oob();
         r
     } else {
-        let next = AtomicU64::new(0);
+        let queue = GroupQueue::new(total, threads);
         let stop = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
         let oob_all: Mutex<Vec<OobSite>> = Mutex::new(Vec::new());
-        let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
         // Ticks the workers' clocks advanced, summed (wrapping). Without channels or pipes a
         // clock only adds costs of the work-items a worker ran, and every loop's C2 flag is set
         // at the loop's entry before it is read, so no clock state crosses a work-item: the sum
         // of the advances is the advance of one worker running every group in order.
         let advanced = AtomicU64::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    let local = CounterBlock::new(nsites, nloops);
-                    // The per-loop flags of rule C2's floor are execution state: each worker
-                    // has its own (a clone starts with them cleared).
-                    let own_clock = clock.cloned();
-                    let mut w =
-                        Worker::new(&plan, &local, own_clock.as_ref(), Some(fifo_env()), &printf);
-                    'outer: while !stop.load(Ordering::Relaxed) {
-                        let start = next.fetch_add(chunk, Ordering::Relaxed);
-                        if start >= total {
-                            break;
+        let work = || {
+            // Each worker counts into a block of its own (whole cache lines, no false sharing)
+            // and merges it once at its end.
+            let local = CounterBlock::new(nsites, nloops);
+            // The per-loop flags of rule C2's floor are execution state: each worker has its
+            // own (a clone starts with them cleared).
+            let own_clock = clock.cloned();
+            let mut w = Worker::new(&plan, &local, own_clock.as_ref(), Some(fifo_env()), &printf);
+            'outer: while !stop.load(Ordering::Relaxed) {
+                let Some(chunk) = queue.claim() else {
+                    break;
+                };
+                for gi in chunk {
+                    if let Err(e) = w.run_group(gi) {
+                        let mut ff = first_fault.lock();
+                        if ff.as_ref().is_none_or(|(g0, _)| gi < *g0) {
+                            *ff = Some((gi, e));
                         }
-                        for gi in start..(start + chunk).min(total) {
-                            if let Err(e) = w.run_group(gi) {
-                                let mut ff = first_fault.lock();
-                                if ff.as_ref().is_none_or(|(g0, _)| gi < *g0) {
-                                    *ff = Some((gi, e));
-                                }
-                                stop.store(true, Ordering::Relaxed);
-                                printf.stop();
-                                break 'outer;
-                            }
-                        }
+                        stop.store(true, Ordering::Relaxed);
+                        printf.stop();
+                        break 'outer;
                     }
-                    if let Some(c) = clock {
-                        advanced.fetch_add(w.m.clock.wrapping_sub(c.start_tick), Ordering::Relaxed);
-                    }
-                    let sites = w.take_oob();
-                    if !sites.is_empty() {
-                        merge_oob(&mut oob_all.lock(), sites);
-                    }
-                    drop(w);
-                    // Merge counters; the order of merges does not change the sums.
-                    static MERGE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
-                    let _m = MERGE.lock();
-                    counters.merge_from(&local);
-                });
+                }
             }
+            if let Some(c) = clock {
+                advanced.fetch_add(w.m.clock.wrapping_sub(c.start_tick), Ordering::Relaxed);
+            }
+            let sites = w.take_oob();
+            if !sites.is_empty() {
+                merge_oob(&mut oob_all.lock(), sites);
+            }
+            drop(w);
+            // Merge counters; the order of merges does not change the sums.
+            static MERGE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+            let _m = MERGE.lock();
+            counters.merge_from(&local);
+        };
+        // The calling thread is one of the workers: `threads - 1` are started per launch.
+        std::thread::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(work);
+            }
+            work();
         });
         oob = oob_all.into_inner();
         end_tick = clock.map(|c| c.start_tick.wrapping_add(advanced.into_inner()));
