@@ -1324,7 +1324,10 @@ fn run_kernel(
         r
     } else {
         let queue = GroupQueue::new(total, threads);
-        let stop = AtomicBool::new(false);
+        // The lowest group that faulted so far: groups after it are not started, groups before
+        // it still run, so the fault reported is the first in group order (the one a single
+        // worker meets) whichever worker meets which fault first.
+        let stop_at = AtomicU64::new(u64::MAX);
         let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
         let oob_all: Mutex<Vec<OobSite>> = Mutex::new(Vec::new());
         // Ticks the workers' clocks advanced, summed (wrapping). Without channels or pipes a
@@ -1340,18 +1343,19 @@ fn run_kernel(
             // own (a clone starts with them cleared).
             let own_clock = clock.cloned();
             let mut w = Worker::new(&plan, &local, own_clock.as_ref(), Some(fifo_env()), &printf);
-            'outer: while !stop.load(Ordering::Relaxed) {
-                let Some(chunk) = queue.claim() else {
-                    break;
-                };
+            // Claims come in increasing group order: once a group is at or after `stop_at`,
+            // so is every later claim.
+            'outer: while let Some(chunk) = queue.claim() {
                 for gi in chunk {
+                    if gi >= stop_at.load(Ordering::Relaxed) {
+                        break 'outer;
+                    }
                     if let Err(e) = w.run_group(gi) {
+                        stop_at.fetch_min(gi, Ordering::Relaxed);
                         let mut ff = first_fault.lock();
                         if ff.as_ref().is_none_or(|(g0, _)| gi < *g0) {
                             *ff = Some((gi, e));
                         }
-                        stop.store(true, Ordering::Relaxed);
-                        printf.stop();
                         break 'outer;
                     }
                 }

@@ -265,3 +265,66 @@ fn interp_workers_merge_to_the_one_worker_result() {
 fn jit_workers_merge_to_the_one_worker_result() {
     check_backend(Backend::Jit);
 }
+
+/// Work-items 12 (group 1) and 200 on (groups 25-63) write out of bounds; groups 0 and 1 are
+/// slow, so other workers meet the later faults first. Every item prints a line.
+const FAULTY: &str = "\
+kernel void faulty(global int *out, int n) {\n\
+  int g = get_global_id(0);\n\
+  int s = 0;\n\
+  for (int i = 0; i < (g < 16 ? 20000 : 10); i++) s += i ^ g;\n\
+  printf(\"item %d sum %d\\n\", g, s);\n\
+  out[(g == 12 || g >= 200) ? g + n : g] = s;\n\
+}\n";
+
+/// A faulting launch reports the first fault in group order, prints what one worker prints up
+/// to it, and leaves the same bytes in memory below the faulting group, for any worker count.
+fn first_fault_for(backend: Backend, threads: usize) -> (String, Vec<u8>, Vec<i32>) {
+    let printed = std::sync::Arc::new(parking_lot::Mutex::new(Vec::new()));
+    let k = kit_with(
+        FAULTY,
+        Board::default_board(),
+        ExecConfig {
+            threads,
+            backend: Some(backend),
+            oob: Some(OobMode::Fault),
+            printf: PrintfSink::Capture(printed.clone()),
+            ..Default::default()
+        },
+    );
+    let out = buf(&[0i32; 512]);
+    let spec = LaunchSpec::ndrange_1d(
+        k.index("faulty"),
+        512,
+        Some(8),
+        vec![ArgBinding::buffer(&out), val(100_000i32)],
+    );
+    let err = match k.inst.run(&spec) {
+        Err(RunError::Fault(f)) => f.to_string(),
+        other => panic!("expected a fault, got {other:?}"),
+    };
+    let text = printed.lock().clone();
+    // Groups 0 and 1 (items 0-15) ran up to the fault.
+    (err, text, read_i32(&out, 16))
+}
+
+#[test]
+fn the_first_fault_in_group_order_is_reported_for_any_worker_count() {
+    for backend in [Backend::Interp, Backend::Jit] {
+        let one = first_fault_for(backend, 1);
+        assert!(
+            one.0.contains("work-item 12,0,0") && one.0.contains("out-of-bounds write"),
+            "{}",
+            one.0
+        );
+        let lines = String::from_utf8_lossy(&one.1).lines().count();
+        assert_eq!(
+            lines, 13,
+            "items 0-12 print, then item 12's fault stops the launch"
+        );
+        for threads in [2, 4] {
+            let many = first_fault_for(backend, threads);
+            assert_eq!(many, one, "{backend:?}: {threads} workers differ from 1");
+        }
+    }
+}

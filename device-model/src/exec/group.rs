@@ -312,6 +312,12 @@ impl<'a> Worker<'a> {
         } else {
             self.run_plain(l, ns, fw)
         };
+        if r.is_err() {
+            // Before the group finishes in the stream: no later group may print as the head.
+            if let Some(st) = self.m.printf_stream {
+                st.stop_after(g);
+            }
+        }
         self.flush_printf(g);
         r
     }
