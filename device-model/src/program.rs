@@ -1387,7 +1387,7 @@ fn run_kernel(
             None => Ok(()),
         }
     };
-    // Output of groups after a fault, held until now.
+    // Output still held, in group order (none of groups after a fault's group).
     printf.finish_all();
     // Wake-ups this thread's FIFO operations deferred (fifo.rs) are due now.
     crate::fifo::flush_owed_wakes();

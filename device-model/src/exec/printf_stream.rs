@@ -7,8 +7,10 @@
 //! the other groups hold theirs until every group before them has finished. Memory stays
 //! bounded: a group that holds more than [`HELD_PER_GROUP`] bytes, or finds more than
 //! [`HELD_TOTAL`] held by all groups, waits until it becomes the head (the head's worker never
-//! waits, so some worker always makes progress). A launch that faults calls [`PrintfStream::stop`]:
-//! waiting workers go on and what they print from then on is dropped.
+//! waits, so some worker always makes progress). A launch that faults in group g calls
+//! [`PrintfStream::stop_after`]: groups after g print nothing (waiting ones go on), groups
+//! before g print as usual, so the output is what one worker prints up to the fault.
+//! [`PrintfStream::stop`] drops every non-head group's further output instead.
 
 use parking_lot::{Condvar, Mutex};
 use std::collections::BTreeMap;
