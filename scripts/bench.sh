@@ -16,7 +16,8 @@
 #               (Oclgrind is not a target for launch rates); fpgacl also under a profiling
 #               session (ACL_RUNTIME_PROFILING_ACTIVE=1, as `fpgacl profile` runs a host)
 #   thread scaling (bench_threads): matmul and mandelbrot on fpgacl with FPGACL_THREADS=1
-#               and 2: kernel wall time, process CPU time, speed-up, parallel efficiency
+#               and 2, interpreter and JIT: kernel wall time, process CPU time, speed-up,
+#               parallel efficiency, CPU ratio (THREADS_MATMUL_N, THREADS_MANDEL_N: sizes)
 #
 # Per program and implementation it runs the program N times (default 3,
 # BENCH_RUNS) and reports medians of
@@ -314,34 +315,47 @@ bench_enqueue() {
 }
 bench_enqueue
 
-# bench_threads: fpgacl only, FPGACL_THREADS=1 vs 2 on matmul and mandelbrot: kernel wall ms,
-# process CPU s, speed-up (wall 1 / wall 2) and parallel efficiency (speed-up / 2). On a loaded
-# machine the wall-time speed-up understates the scaling; the CPU times show the work done.
+# bench_threads: fpgacl only, FPGACL_THREADS=1 vs 2 on matmul and mandelbrot, on both backends
+# (interp and jit): kernel wall ms, process CPU s, speed-up (wall 1 / wall 2), parallel
+# efficiency (speed-up / 2) and the CPU ratio (CPU 2 / CPU 1: about 1 when the workers do not
+# contend; above 1 is contention or parallel overhead). On a loaded machine the wall-time
+# speed-up understates the scaling; the CPU times show the work done. THREADS_MATMUL_N and
+# THREADS_MANDEL_N (default MATMUL_N and MANDEL_N) size the runs.
 bench_threads() {
     wants threads || return 0
     [ -n "${VENDORS[fpgacl]:-}" ] || return 0
-    local saved=("${IMPLS[@]}") k n t
-    IMPLS=(fpgacl)
+    local saved=("${IMPLS[@]}") had_jit=${VENDORS[fpgacl-jit]:-} k n t imp
+    VENDORS[fpgacl-jit]=${VENDORS[fpgacl]}
+    PLATFORM[fpgacl-jit]=""
+    IMPLS=(fpgacl fpgacl-jit)
     declare -A TK TC
     for k in matmul mandelbrot; do
-        case $k in matmul) n=$MATMUL_N ;; mandelbrot) n=$MANDEL_N ;; esac
+        case $k in matmul) n=${THREADS_MATMUL_N:-$MATMUL_N} ;; mandelbrot) n=${THREADS_MANDEL_N:-$MANDEL_N} ;; esac
         for t in 1 2; do
             RUN_ENV=("BENCH_KERNEL=$k" "BENCH_N=$n" "FPGACL_THREADS=$t")
             measure "threads$t.$k" compute_bench
-            TK[$k.$t]=${KMS[threads$t.$k.fpgacl]:-}
-            TC[$k.$t]=${CPU[threads$t.$k.fpgacl]:-}
+            for imp in "${IMPLS[@]}"; do
+                TK[$k.$imp.$t]=${KMS[threads$t.$k.$imp]:-}
+                TC[$k.$imp.$t]=${CPU[threads$t.$k.$imp]:-}
+            done
         done
     done
     RUN_ENV=()
     IMPLS=("${saved[@]}")
+    [ -n "$had_jit" ] || unset 'VENDORS[fpgacl-jit]'
     echo
     echo "thread scaling on fpgacl (FPGACL_THREADS=1 vs 2; $(nproc) CPU(s), load $(cut -d' ' -f1-3 /proc/loadavg))"
-    printf '%-11s %14s %14s %12s %12s %9s %11s\n' kernel "1 thread ms" "2 threads ms" "1 cpu s" "2 cpu s" speed-up efficiency
+    printf '%-18s %-7s %12s %12s %9s %9s %9s %11s %9s\n' kernel backend "1 thread ms" "2 threads ms" "1 cpu s" "2 cpu s" speed-up efficiency "cpu 2/1"
     for k in matmul mandelbrot; do
-        printf '%-11s %14s %14s %12s %12s %9s %11s\n' "threads-$k" "${TK[$k.1]:-FAILED}" "${TK[$k.2]:-FAILED}" \
-            "${TC[$k.1]:-FAILED}" "${TC[$k.2]:-FAILED}" \
-            "$(awk -v a="${TK[$k.1]:-}" -v b="${TK[$k.2]:-}" 'BEGIN{if (a==""||b==""||b<=0) print "n/a"; else printf "%.2fx", a/b}')" \
-            "$(awk -v a="${TK[$k.1]:-}" -v b="${TK[$k.2]:-}" 'BEGIN{if (a==""||b==""||b<=0) print "n/a"; else printf "%.0f%%", 50*a/b}')"
+        for imp in fpgacl fpgacl-jit; do
+            local a=${TK[$k.$imp.1]:-} b=${TK[$k.$imp.2]:-} c1=${TC[$k.$imp.1]:-} c2=${TC[$k.$imp.2]:-}
+            printf '%-18s %-7s %12s %12s %9s %9s %9s %11s %9s\n' "threads-$k" \
+                "$([ "$imp" = fpgacl ] && echo interp || echo jit)" \
+                "${a:-FAILED}" "${b:-FAILED}" "${c1:-FAILED}" "${c2:-FAILED}" \
+                "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a==""||b==""||a=="nan"||b=="nan"||b<=0) print "n/a"; else printf "%.2fx", a/b}')" \
+                "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a==""||b==""||a=="nan"||b=="nan"||b<=0) print "n/a"; else printf "%.0f%%", 50*a/b}')" \
+                "$(awk -v a="$c1" -v b="$c2" 'BEGIN{if (a==""||b==""||a<=0) print "n/a"; else printf "%.2f", b/a}')"
+        done
     done
 }
 bench_threads

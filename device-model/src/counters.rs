@@ -9,6 +9,45 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+/// Bytes of the cache-line unit a [`CounterBlock`] owns whole: two 64-byte lines, since x86's
+/// adjacent-line prefetcher fetches them in pairs (a write to either invalidates both in the
+/// other core's cache).
+pub const LINE_BYTES: usize = 128;
+
+/// One [`LINE_BYTES`] unit of counters.
+#[repr(C, align(128))]
+struct Line([AtomicU64; LINE_BYTES / 8]);
+
+/// A block's counters stored in whole lines of their own, so that the blocks of two parallel
+/// workers never share a cache line (false sharing: each counter bump of one worker would
+/// evict the line from the other's cache). Derefs to the `len` counters.
+struct Lines {
+    lines: Box<[Line]>,
+    len: usize,
+}
+
+impl Lines {
+    fn zeroed(len: usize) -> Lines {
+        let n = len.div_ceil(LINE_BYTES / 8);
+        Lines {
+            lines: (0..n)
+                .map(|_| Line(std::array::from_fn(|_| AtomicU64::new(0))))
+                .collect(),
+            len,
+        }
+    }
+}
+
+impl std::ops::Deref for Lines {
+    type Target = [AtomicU64];
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `lines` holds at least `len` consecutive `AtomicU64`s (`Line` is
+        // `repr(C)` over an array of them, without padding); an empty box is a dangling,
+        // aligned pointer, valid for a slice of length 0.
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast::<AtomicU64>(), self.len) }
+    }
+}
+
 /// Counter fields per access site.
 pub mod field {
     /// Executions of the site (accesses issued; fifo operations that completed).
@@ -52,7 +91,7 @@ pub mod field {
 /// One writer's counters: `sites * field::COUNT` site fields, then per loop its header visits,
 /// then per loop its entries from outside.
 pub struct CounterBlock {
-    data: Box<[AtomicU64]>,
+    data: Lines,
     nsites: usize,
     nloops: usize,
 }
@@ -62,10 +101,17 @@ impl CounterBlock {
     pub fn new(nsites: usize, nloops: usize) -> Self {
         let n = nsites * field::COUNT + 2 * nloops;
         CounterBlock {
-            data: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            data: Lines::zeroed(n),
             nsites,
             nloops,
         }
+    }
+
+    /// The addresses of the cache lines this block owns (whole [`LINE_BYTES`] units, nothing
+    /// else in them): what a parallel worker writes when it counts.
+    pub fn line_span(&self) -> std::ops::Range<usize> {
+        let start = self.data.lines.as_ptr() as usize;
+        start..start + self.data.lines.len() * LINE_BYTES
     }
 
     /// Adds `v` to a site field. Single writer per block.
@@ -240,5 +286,47 @@ mod tests {
         a.add_site(9, field::FIRES, 1); // out of range: ignored
         a.clear();
         assert_eq!(a.snapshot().sites[1].fires, 0);
+    }
+
+    /// Parallel workers count into blocks of their own; no two blocks may share a cache line
+    /// (pair): each block starts on a line boundary and owns its last line whole. Shapes whose
+    /// counter count is not a multiple of a line.
+    #[test]
+    fn blocks_own_whole_cache_lines() {
+        let shapes = [(0, 0), (1, 0), (3, 2), (17, 5), (40, 9)];
+        let blocks: Vec<CounterBlock> = shapes
+            .iter()
+            .flat_map(|&(s, l)| [CounterBlock::new(s, l), CounterBlock::new(s, l)])
+            .collect();
+        for (b, &(s, l)) in blocks.iter().zip(shapes.iter().flat_map(|x| [x, x])) {
+            let span = b.line_span();
+            let n = s * field::COUNT + 2 * l;
+            assert_eq!(
+                span.start % LINE_BYTES,
+                0,
+                "shape {s}/{l}: block not line-aligned"
+            );
+            assert_eq!(
+                span.len() % LINE_BYTES,
+                0,
+                "shape {s}/{l}: partial last line"
+            );
+            assert!(span.len() >= n * 8, "shape {s}/{l}: {} bytes", span.len());
+            let first = b.data.as_ptr() as usize;
+            assert!(n == 0 || (span.contains(&first) && span.contains(&(first + n * 8 - 1))));
+            // Every counter is reachable and starts at zero.
+            b.add_site(s.saturating_sub(1), field::CROSSING, 3);
+            assert_eq!(b.snapshot().sites.len(), s);
+            assert_eq!(b.snapshot().loop_entries.len(), l);
+        }
+        for (i, a) in blocks.iter().enumerate() {
+            for b in &blocks[i + 1..] {
+                let (x, y) = (a.line_span(), b.line_span());
+                assert!(
+                    x.is_empty() || y.is_empty() || x.end <= y.start || y.end <= x.start,
+                    "blocks share a line: {x:?} {y:?}"
+                );
+            }
+        }
     }
 }

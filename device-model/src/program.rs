@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::counters::{CounterBlock, Counters};
 use crate::exec::code::Code;
 use crate::exec::decode::decode;
-use crate::exec::group::{local_ptr, Plan, Worker};
+use crate::exec::group::{local_ptr, GroupQueue, Plan, Worker};
 use crate::exec::interp::{FifoEnv, Region};
 pub use crate::exec::jit::Backend;
 use crate::exec::printf_stream::PrintfStream;
@@ -171,7 +171,8 @@ pub struct RunReport {
     /// Wall-clock time on the host (not device time).
     pub host_time: Duration,
     /// Timing hook: the simulated clock (ticks) when a [`ProgramInstance::run_timed`]
-    /// execution on one thread finished; `None` for untimed or parallel executions.
+    /// execution finished (parallel executions: the start plus the sum of the workers'
+    /// advances, the same as one worker's); `None` for untimed executions.
     pub end_tick: Option<u64>,
     /// Out-of-bounds access sites that did not stop the run (`OobMode::Report`), in source
     /// order; empty when every access was in bounds.
@@ -1319,10 +1320,10 @@ fn run_kernel(
         shutdown: &inner.shutdown,
         deadline,
     };
-    let mut end_tick = None;
+    let end_tick;
     let mut oob: Vec<OobSite>;
     let result: Result<(), Box<KernelFault>> = if threads == 1 {
-        let mut w = Worker::new(&plan, counters, Some(fifo_env()), &printf);
+        let mut w = Worker::new(&plan, counters, clock, Some(fifo_env()), &printf);
         let mut r = Ok(());
         for gi in 0..total {
             if let Err(e) = w.run_group(gi) {
@@ -1334,52 +1335,71 @@ fn run_kernel(
         oob = w.take_oob();
         r
     } else {
-        let next = AtomicU64::new(0);
-        let stop = AtomicBool::new(false);
+        let queue = GroupQueue::new(total, threads);
+        // The lowest group that faulted so far: groups after it are not started, groups before
+        // it still run, so the fault reported is the first in group order (the one a single
+        // worker meets) whichever worker meets which fault first.
+        let stop_at = AtomicU64::new(u64::MAX);
         let first_fault: Mutex<Option<(u64, Box<KernelFault>)>> = Mutex::new(None);
         let oob_all: Mutex<Vec<OobSite>> = Mutex::new(Vec::new());
-        let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    let local = CounterBlock::new(nsites, nloops);
-                    let mut w = Worker::new(&plan, &local, Some(fifo_env()), &printf);
-                    'outer: while !stop.load(Ordering::Relaxed) {
-                        let start = next.fetch_add(chunk, Ordering::Relaxed);
-                        if start >= total {
-                            break;
-                        }
-                        for gi in start..(start + chunk).min(total) {
-                            if let Err(e) = w.run_group(gi) {
-                                let mut ff = first_fault.lock();
-                                if ff.as_ref().is_none_or(|(g0, _)| gi < *g0) {
-                                    *ff = Some((gi, e));
-                                }
-                                stop.store(true, Ordering::Relaxed);
-                                printf.stop();
-                                break 'outer;
-                            }
-                        }
+        // Ticks the workers' clocks advanced, summed (wrapping). Without channels or pipes a
+        // clock only adds costs of the work-items a worker ran, and every loop's C2 flag is set
+        // at the loop's entry before it is read, so no clock state crosses a work-item: the sum
+        // of the advances is the advance of one worker running every group in order.
+        let advanced = AtomicU64::new(0);
+        let work = || {
+            // Each worker counts into a block of its own (whole cache lines, no false sharing)
+            // and merges it once at its end.
+            let local = CounterBlock::new(nsites, nloops);
+            // The per-loop flags of rule C2's floor are execution state: each worker has its
+            // own (a clone starts with them cleared).
+            let own_clock = clock.cloned();
+            let mut w = Worker::new(&plan, &local, own_clock.as_ref(), Some(fifo_env()), &printf);
+            // Claims come in increasing group order: once a group is at or after `stop_at`,
+            // so is every later claim.
+            'outer: while let Some(chunk) = queue.claim() {
+                for gi in chunk {
+                    if gi >= stop_at.load(Ordering::Relaxed) {
+                        break 'outer;
                     }
-                    let sites = w.take_oob();
-                    if !sites.is_empty() {
-                        merge_oob(&mut oob_all.lock(), sites);
+                    if let Err(e) = w.run_group(gi) {
+                        stop_at.fetch_min(gi, Ordering::Relaxed);
+                        let mut ff = first_fault.lock();
+                        if ff.as_ref().is_none_or(|(g0, _)| gi < *g0) {
+                            *ff = Some((gi, e));
+                        }
+                        break 'outer;
                     }
-                    drop(w);
-                    // Merge counters; the order of merges does not change the sums.
-                    static MERGE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
-                    let _m = MERGE.lock();
-                    counters.merge_from(&local);
-                });
+                }
             }
+            if let Some(c) = clock {
+                advanced.fetch_add(w.m.clock.wrapping_sub(c.start_tick), Ordering::Relaxed);
+            }
+            let sites = w.take_oob();
+            if !sites.is_empty() {
+                merge_oob(&mut oob_all.lock(), sites);
+            }
+            drop(w);
+            // Merge counters; the order of merges does not change the sums.
+            static MERGE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+            let _m = MERGE.lock();
+            counters.merge_from(&local);
+        };
+        // The calling thread is one of the workers: `threads - 1` are started per launch.
+        std::thread::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(work);
+            }
+            work();
         });
         oob = oob_all.into_inner();
+        end_tick = clock.map(|c| c.start_tick.wrapping_add(advanced.into_inner()));
         match first_fault.into_inner() {
             Some((_, f)) => Err(f),
             None => Ok(()),
         }
     };
-    // Output of groups after a fault, held until now.
+    // Output still held, in group order (none of groups after a fault's group).
     printf.finish_all();
     // Wake-ups this thread's FIFO operations deferred (fifo.rs) are due now.
     crate::fifo::flush_owed_wakes();

@@ -90,13 +90,18 @@ fn bench_script_runs_every_program_on_every_implementation() {
             );
         }
     }
-    // Thread scaling: both kernels measured with 1 and 2 threads.
+    // Thread scaling: both kernels measured with 1 and 2 threads on both backends, each row
+    // with its speed-up, parallel efficiency and CPU ratio.
     for k in ["threads-matmul", "threads-mandelbrot"] {
-        let row = out
-            .stdout
-            .lines()
-            .find(|l| l.starts_with(k))
-            .unwrap_or_else(|| panic!("no {k} row:\n{}", out.describe()));
-        assert!(!row.contains("FAILED") && row.contains('x'), "{row}");
+        for backend in ["interp", "jit"] {
+            let row = out
+                .stdout
+                .lines()
+                .find(|l| l.starts_with(k) && l.split_whitespace().nth(1) == Some(backend))
+                .unwrap_or_else(|| panic!("no {k} {backend} row:\n{}", out.describe()));
+            let f: Vec<&str> = row.split_whitespace().collect();
+            assert!(!row.contains("FAILED") && f.len() == 9, "{row}");
+            assert!(f[6].ends_with('x') && f[7].ends_with('%'), "{row}");
+        }
     }
 }

@@ -71,6 +71,9 @@ impl Plan<'_> {
 pub struct Worker<'a> {
     pub m: Machine<'a>,
     plan: &'a Plan<'a>,
+    /// This worker's clock costs: `plan.clock` or a copy with the worker's own per-loop flags
+    /// (parallel workers, see [`Worker::new`]).
+    clock: Option<&'a ClockPlan>,
     regs: Vec<u64>,
     frames: Vec<u64>,
     local: Vec<u64>,
@@ -84,9 +87,14 @@ const AT_BARRIER: u8 = 1;
 const DONE: u8 = 2;
 
 impl<'a> Worker<'a> {
+    /// A worker counting into `counters` (written by this worker alone) whose simulated clock
+    /// uses `clock`'s costs (`plan.clock`, or for a parallel worker a clone of it: a
+    /// `ClockPlan` holds the per-loop flags of rule C2's floor, which are execution state and
+    /// must not be shared by two workers). The clock starts at `clock.start_tick`.
     pub fn new(
         plan: &'a Plan<'a>,
         counters: &'a CounterBlock,
+        clock: Option<&'a ClockPlan>,
         fifo: Option<FifoEnv<'a>>,
         printf: &'a PrintfStream<'a>,
     ) -> Self {
@@ -138,14 +146,15 @@ impl<'a> Worker<'a> {
                 group: 0,
                 item: 0,
                 poll: super::interp::POLL_INTERVAL,
-                clock: plan.clock.map(|c| c.start_tick).unwrap_or(0),
-                clock_plan: plan.clock,
+                clock: clock.map(|c| c.start_tick).unwrap_or(0),
+                clock_plan: clock,
                 oob: OobLog {
                     fault: plan.oob_fault,
                     hits: Vec::new(),
                 },
             },
             plan,
+            clock,
             regs: vec![0; ns * items],
             frames: vec![0; fw * items],
             local: vec![0; plan.local_bytes.div_ceil(8)],
@@ -303,6 +312,12 @@ impl<'a> Worker<'a> {
         } else {
             self.run_plain(l, ns, fw)
         };
+        if r.is_err() {
+            // Before the group finishes in the stream: no later group may print as the head.
+            if let Some(st) = self.m.printf_stream {
+                st.stop_after(g);
+            }
+        }
         self.flush_printf(g);
         r
     }
@@ -341,7 +356,7 @@ impl<'a> Worker<'a> {
                 self.frames[..fw].copy_from_slice(&self.plan.frame_template);
             }
             self.m.issued.fill(0);
-            if let Some(cp) = self.plan.clock {
+            if let Some(cp) = self.clock {
                 self.m.clock = self.m.clock.wrapping_add(cp.item);
             }
             let mut pc = 0u32;
@@ -371,7 +386,7 @@ impl<'a> Worker<'a> {
             }
             self.pcs[i] = 0;
             self.state[i] = READY;
-            if let Some(cp) = self.plan.clock {
+            if let Some(cp) = self.clock {
                 self.m.clock = self.m.clock.wrapping_add(cp.item);
             }
         }
@@ -443,7 +458,110 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// The work-groups of a parallel launch, handed out in group order in guided chunks: a worker
+/// takes `remaining / (4 x workers)` groups at a time (at most [`GroupQueue::MAX_CHUNK`], at
+/// least 1), so the first claims are large (few atomic operations) and the last are single
+/// groups (no worker is left running a long chunk while the others are idle). Which worker
+/// runs which group does not change any result: counters, clocks and printf output are merged
+/// or ordered by group.
+pub struct GroupQueue {
+    next: std::sync::atomic::AtomicU64,
+    total: u64,
+    divisor: u64,
+}
+
+impl GroupQueue {
+    /// The most groups one claim takes.
+    pub const MAX_CHUNK: u64 = 64;
+
+    /// A queue of groups `0..total` for `workers` workers.
+    pub fn new(total: u64, workers: usize) -> GroupQueue {
+        GroupQueue {
+            next: std::sync::atomic::AtomicU64::new(0),
+            total,
+            divisor: (workers as u64).max(1).saturating_mul(4),
+        }
+    }
+
+    /// The next chunk of groups, `None` once every group was handed out.
+    pub fn claim(&self) -> Option<std::ops::Range<u64>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut cur = self.next.load(Relaxed);
+        loop {
+            if cur >= self.total {
+                return None;
+            }
+            let n = ((self.total - cur) / self.divisor).clamp(1, Self::MAX_CHUNK);
+            match self
+                .next
+                .compare_exchange_weak(cur, cur + n, Relaxed, Relaxed)
+            {
+                Ok(_) => return Some(cur..cur + n),
+                Err(v) => cur = v,
+            }
+        }
+    }
+}
+
 /// A pointer register value for local argument `off`.
 pub fn local_ptr(off: u64) -> u64 {
     make_ptr(REGION_LOCAL, off)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GroupQueue;
+
+    /// Every group exactly once and in order, chunks never growing, the last ones single
+    /// groups; also when several threads claim at once.
+    #[test]
+    fn guided_chunks_cover_every_group_once() {
+        for (total, workers) in [
+            (0u64, 2usize),
+            (1, 2),
+            (7, 2),
+            (64, 2),
+            (1000, 3),
+            (100_000, 4),
+        ] {
+            let q = GroupQueue::new(total, workers);
+            let mut chunks = Vec::new();
+            while let Some(r) = q.claim() {
+                chunks.push(r);
+            }
+            assert!(q.claim().is_none());
+            let mut at = 0;
+            for c in &chunks {
+                assert_eq!(c.start, at, "{total}/{workers}: gap or overlap");
+                assert!(!c.is_empty() && c.end - c.start <= GroupQueue::MAX_CHUNK);
+                at = c.end;
+            }
+            assert_eq!(at, total);
+            let sizes: Vec<u64> = chunks.iter().map(|c| c.end - c.start).collect();
+            assert!(sizes.windows(2).all(|w| w[1] <= w[0]), "{sizes:?}");
+            // The tail: the last 4 x workers claims take one group each.
+            let tail = (4 * workers).min(sizes.len());
+            assert!(
+                sizes[sizes.len() - tail..].iter().all(|&n| n == 1),
+                "{sizes:?}"
+            );
+        }
+        let q = GroupQueue::new(50_000, 4);
+        let seen: Vec<std::sync::atomic::AtomicU8> =
+            (0..50_000).map(|_| Default::default()).collect();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    while let Some(r) = q.claim() {
+                        for g in r {
+                            seen[g as usize].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(seen
+            .iter()
+            .all(|c| c.load(std::sync::atomic::Ordering::Relaxed) == 1));
+    }
 }

@@ -7,8 +7,10 @@
 //! the other groups hold theirs until every group before them has finished. Memory stays
 //! bounded: a group that holds more than [`HELD_PER_GROUP`] bytes, or finds more than
 //! [`HELD_TOTAL`] held by all groups, waits until it becomes the head (the head's worker never
-//! waits, so some worker always makes progress). A launch that faults calls [`PrintfStream::stop`]:
-//! waiting workers go on and what they print from then on is dropped.
+//! waits, so some worker always makes progress). A launch that faults in group g calls
+//! [`PrintfStream::stop_after`]: groups after g print nothing (waiting ones go on), groups
+//! before g print as usual, so the output is what one worker prints up to the fault.
+//! [`PrintfStream::stop`] drops every non-head group's further output instead.
 
 use parking_lot::{Condvar, Mutex};
 use std::collections::BTreeMap;
@@ -33,6 +35,9 @@ struct State {
     held: BTreeMap<u64, Held>,
     held_bytes: usize,
     stopped: bool,
+    /// The launch faulted in this group ([`PrintfStream::stop_after`]): output of later
+    /// groups is dropped, as a run on one worker would never have run them.
+    cut: Option<u64>,
 }
 
 /// The ordered `printf` output of one launch (see the module documentation).
@@ -59,6 +64,9 @@ impl<'a> PrintfStream<'a> {
         }
         let mut st = self.st.lock();
         loop {
+            if st.cut.is_some_and(|c| g > c) {
+                return;
+            }
             if g == st.head {
                 (self.sink)(bytes);
                 return;
@@ -92,7 +100,7 @@ impl<'a> PrintfStream<'a> {
                 break;
             };
             st.held_bytes -= h.bytes.len();
-            if !h.bytes.is_empty() {
+            if !h.bytes.is_empty() && st.cut.is_none_or(|c| head <= c) {
                 (self.sink)(&h.bytes);
             }
             if !h.done {
@@ -111,13 +119,26 @@ impl<'a> PrintfStream<'a> {
         self.turn.notify_all();
     }
 
-    /// At the end of the launch: whatever is still held (groups after a fault), in group order.
+    /// Group `g` faulted: groups after it print nothing more (their held output is dropped
+    /// and waiting ones go on), groups before it print as usual. Called before `g` finishes,
+    /// so no later group can have become the head; several calls keep the lowest group. The
+    /// output is then what one worker running the groups in order prints up to the fault.
+    pub fn stop_after(&self, g: u64) {
+        let mut st = self.st.lock();
+        st.cut = Some(st.cut.map_or(g, |c| c.min(g)));
+        drop(st);
+        self.turn.notify_all();
+    }
+
+    /// At the end of the launch: whatever is still held (groups after a fault), in group order
+    /// (none after the group of [`PrintfStream::stop_after`]).
     pub fn finish_all(&self) {
         let mut st = self.st.lock();
         let held = std::mem::take(&mut st.held);
+        let cut = st.cut;
         st.held_bytes = 0;
-        for (_, h) in held {
-            if !h.bytes.is_empty() {
+        for (g, h) in held {
+            if !h.bytes.is_empty() && cut.is_none_or(|c| g <= c) {
                 (self.sink)(&h.bytes);
             }
         }
@@ -192,5 +213,25 @@ mod tests {
         });
         s.finish_all();
         assert_eq!(out.lock().unwrap().len(), HELD_PER_GROUP);
+    }
+
+    #[test]
+    fn stop_after_keeps_earlier_groups_and_drops_later_ones() {
+        let out = StdMutex::new(Vec::<u8>::new());
+        let sink = |b: &[u8]| out.lock().unwrap().extend_from_slice(b);
+        let s = PrintfStream::new(&sink);
+        s.emit(3, b"three\n");
+        s.finish(3);
+        s.emit(1, b"one\n");
+        s.stop_after(2);
+        s.stop_after(5);
+        s.emit(4, b"four\n");
+        s.emit(0, b"zero\n");
+        s.finish(0);
+        s.finish(1);
+        s.emit(2, b"two\n");
+        s.finish(2);
+        s.finish_all();
+        assert_eq!(&*out.lock().unwrap(), b"zero\none\ntwo\n");
     }
 }

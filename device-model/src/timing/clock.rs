@@ -44,8 +44,8 @@ pub struct ClockPlan {
     /// current iteration (its parent, when C2 reduces the parent's cost), or [`NO_LOOP`].
     pub floor_parent: Vec<u32>,
     /// By `LoopId`: the current iteration entered a subloop (or is the first after an entry).
-    /// Execution state of the one sequential execution that uses the plan (parallel workers
-    /// share it only when their clocks are not used).
+    /// Execution state of the one worker that uses the plan (parallel workers each run on
+    /// their own clone).
     pub entered: Flags,
 }
 
