@@ -13,24 +13,35 @@
 //!
 //! # Host implementation
 //!
-//! A ring of `max(depth, 1)` slots indexed by two counters, `tail` (elements written) and
-//! `head` (elements read), each advanced by one side only (writers take a writer lock, readers
-//! a reader lock, so several writers or readers stay correct; a channel normally has one of
-//! each and those locks are never contended). An element and its simulated write/read ticks
-//! live in its slot; an operation that finds room (an element) copies it and publishes the
-//! new counter: no lock is shared between the two sides, no thread hand-off per value. Slots
-//! are allocated in chunks as they are first filled, so a deep FIFO costs only what it holds.
+//! A ring of `max(depth, 1)` elements (in `max(depth, 1)` rounded up to a power of two slots)
+//! indexed by two counters, `tail` (elements written) and `head` (elements read), each
+//! advanced by one side only. Each side has a biased lock ([`Side`]): the thread that uses
+//! it owns it and enters with plain loads and stores; another thread (several writers or
+//! readers stay correct) revokes the owner through a mutex. An element and its simulated
+//! write tick live in its slot, its read tick in an array apart (rule F of `timing/MODEL.md`
+//! needs the write tick of element k and the read tick of element k - depth, so simulated
+//! times never depend on when the host threads ran); an operation that finds room (an
+//! element) copies it and publishes the new counter with a release store: no lock shared
+//! between the two sides, no locked instruction, no thread hand-off per value. Slots are
+//! allocated in chunks as they are first filled, so a deep FIFO costs only what it holds.
 //!
 //! A waiting operation first spins briefly when spinning has been paying off (the other side,
 //! on another core, usually acts within nanoseconds), then parks on the FIFO's condition
-//! variable (woken by the other side's next operation; a timeout re-checks shutdown and
-//! deadlock aborts). It never yields: beside busy-looping processes a yield hands the core to
-//! them for a whole time slice, and a pair of kernels handing values over by yields then
-//! moved about 1,700 values/s (a parked thread is woken and scheduled at once). Only a parked
-//! operation is "blocked" for the deadlock diagnosis: it records the FIFO's change count
-//! ([`SimCell`]), which the next operation on the FIFO advances, so the runtime can tell
-//! from state alone whether it is still stuck ([`Activity::quiescence`]). A parked partner is
-//! woken once the FIFO is full (empty) for it, not per value ([`Fifo::signal`]).
+//! variable (woken by the other side; a timeout re-checks shutdown and deadlock aborts). It
+//! never yields: beside busy-looping processes a yield hands the core to them for a whole
+//! time slice, and a pair of kernels handing values over by yields then moved about 1,700
+//! values/s (a parked thread is woken and scheduled at once). Only a parked operation is
+//! "blocked" for the deadlock diagnosis: it records the FIFO's change count ([`SimCell`]),
+//! which the next operation on the FIFO advances, so the runtime can tell from state alone
+//! whether it is still stuck ([`Activity::quiescence`]). A parked partner is woken once the
+//! FIFO is full (empty) for it, not per value ([`Fifo::signal`]).
+//!
+//! Waking and watching need a store-load barrier between an operation's publication and its
+//! look at the parked/armed flags (and between a waiter's registration and its look at the
+//! counters). Operations pay only a compiler barrier and the rare side runs `membarrier(2)`
+//! ([`heavy_barrier`]); a FIFO whose waits park often (a shallow FIFO, or a loaded machine
+//! where the two sides rarely run at once) switches for good to a full fence per operation
+//! and none at the parks (mode [`FENCED`]).
 
 use crate::activity::{Activity, BlockedOn, RunState, SimCell, SimWait, SIM};
 use crate::fault::SourcePos;
@@ -50,6 +61,9 @@ const POLL: Duration = Duration::from_millis(20);
 /// [`SPIN_PROBE`]th wait tries.
 const SPIN_FOR: Duration = Duration::from_micros(10);
 const SPIN_SCORE_MAX: u32 = 16;
+/// Most elements (free slots) a spinning wait holds out for, and for how long.
+const SPIN_BATCH: u64 = 8;
+const SPIN_BATCH_WAIT: Duration = Duration::from_micros(2);
 const SPIN_PROBE: u32 = 32;
 /// How often a non-blocking operation waiting for its decision re-checks the floor: partners'
 /// clocks advance without a signal (they publish them at their channel operations), so the
@@ -139,7 +153,7 @@ impl Store {
 
     /// Slot `s`, allocating its chunk if `alloc` (writers); `None` when it was never written
     /// (readers and tick lookups only visit written slots).
-    #[inline]
+    #[inline(always)]
     fn slot(&self, s: u64, alloc: bool) -> Option<Slot<'_>> {
         let c = &self.chunks[(s >> self.shift) as usize];
         let per = 1usize << self.shift;
@@ -680,6 +694,17 @@ impl Fifo {
     }
 
     /// Room for one more element (all writers' elements counted).
+    /// Free slots (at least `n` of them: `n` = 1 is [`Fifo::has_room`]).
+    fn has_room_for(&self, n: u64) -> bool {
+        let tail = self.tail.0.load(Ordering::SeqCst);
+        tail.saturating_sub(self.head.0.load(Ordering::SeqCst)) + n <= self.cap
+    }
+    /// At least `n` elements to read.
+    fn has_elements(&self, n: u64) -> bool {
+        let head = self.head.0.load(Ordering::SeqCst);
+        self.tail.0.load(Ordering::SeqCst) >= head + n
+    }
+
     fn has_room(&self) -> bool {
         // Another writer may advance the tail and a reader the head past it between the two
         // loads: then report room (the caller re-checks under the writers' lock).
@@ -739,7 +764,11 @@ impl Fifo {
         }
     }
 
-    /// Waits until `ready()` or a stop request (`Some(outcome)`): spins, then parks;
+    /// Waits until `ready(1)` or a stop request (`Some(outcome)`): spins, then parks;
+    /// `ready(n)`: `n` elements (or free slots) are there. A spinning wait holds out for a
+    /// batch (half the FIFO, at most [`SPIN_BATCH`]) for up to [`SPIN_BATCH_WAIT`], so that
+    /// two sides running in lock step on two cores move several elements per exchange of
+    /// cache lines instead of one (simulated times do not depend on it).
     /// a parked wait is marked blocked on this FIFO with its change count (the state the
     /// deadlock diagnosis and the non-blocking decisions of timed partners read).
     #[cold]
@@ -750,8 +779,9 @@ impl Fifo {
         write: bool,
         timed: bool,
         st: &mut Wait,
-        ready: impl Fn() -> bool,
+        ready: impl Fn(u64) -> bool,
     ) -> Option<FifoOutcome> {
+        let ready_one = || ready(1);
         st.waited = true;
         // The spin score of the waiting side (on that side's cache line).
         let side = if write { &self.wlock.0 } else { &self.rlock.0 };
@@ -761,16 +791,23 @@ impl Fifo {
             .store(probe.wrapping_add(1), Ordering::Relaxed);
         if score > 0 || probe.is_multiple_of(SPIN_PROBE) {
             let t0 = std::time::Instant::now();
+            let want = (self.cap / 2).clamp(1, SPIN_BATCH);
             loop {
                 for _ in 0..32 {
-                    if ready() {
+                    if ready(want) {
                         let up = (score + 1).min(SPIN_SCORE_MAX);
                         side.spin_score.store(up, Ordering::Relaxed);
                         return None;
                     }
                     std::hint::spin_loop();
                 }
-                if t0.elapsed() >= SPIN_FOR {
+                let spun = t0.elapsed();
+                if spun >= SPIN_BATCH_WAIT && ready(1) {
+                    side.spin_score
+                        .store((score + 1).min(SPIN_SCORE_MAX), Ordering::Relaxed);
+                    return None;
+                }
+                if spun >= SPIN_FOR {
                     break;
                 }
             }
@@ -790,7 +827,7 @@ impl Fifo {
             self.armed.store(true, Ordering::SeqCst);
             self.wait_barrier();
             let seen = self.sim.ops();
-            if ready() {
+            if ready_one() {
                 break None;
             }
             if st.seen != Some(seen) {
@@ -821,7 +858,7 @@ impl Fifo {
             }
             flush_owed_wakes();
             let mut g = pk.park.lock();
-            if !ready() && w.stop().is_none() {
+            if !ready_one() && w.stop().is_none() {
                 pk.cv.wait_for(&mut g, poll);
             }
         };
@@ -906,7 +943,7 @@ impl Fifo {
     }
 
     /// The slot of element `k` (allocated on first use).
-    #[inline]
+    #[inline(always)]
     fn slot(&self, k: u64) -> Slot<'_> {
         let s = k & self.store.mask;
         match self.store.slot(s, false) {
@@ -957,7 +994,8 @@ impl Fifo {
                 }
                 seen_head.unlocked(|| self.nb_wait(w, now, true))
             } else {
-                seen_head.unlocked(|| self.wait_for(w, true, timed, &mut wait, || self.has_room()))
+                seen_head
+                    .unlocked(|| self.wait_for(w, true, timed, &mut wait, |n| self.has_room_for(n)))
             };
             if let Some(o) = stop {
                 self.end_wait(w, &wait, false);
@@ -997,7 +1035,7 @@ impl Fifo {
             let seq = k + 1;
             let taken = || self.head.0.load(Ordering::SeqCst) >= seq;
             if !taken() {
-                if let Some(o) = self.wait_for(w, true, timed, &mut wait, taken) {
+                if let Some(o) = self.wait_for(w, true, timed, &mut wait, |_| taken()) {
                     drop(seen_head);
                     self.end_wait(w, &wait, false);
                     return (o, now);
@@ -1055,8 +1093,9 @@ impl Fifo {
                 }
                 seen_tail.unlocked(|| self.nb_wait(w, now, false))
             } else {
-                seen_tail
-                    .unlocked(|| self.wait_for(w, false, timed, &mut wait, || self.has_element()))
+                seen_tail.unlocked(|| {
+                    self.wait_for(w, false, timed, &mut wait, |n| self.has_elements(n))
+                })
             };
             if let Some(o) = stop {
                 self.end_wait(w, &wait, false);
@@ -1333,6 +1372,83 @@ mod tests {
                 .collect();
             assert_eq!(all, want, "depth {depth}");
             assert!(f.is_empty());
+        }
+    }
+
+    /// Rule F on the ring under host concurrency: a timed writer and reader with uneven
+    /// per-element costs (and host pauses that let the ring fill or drain) get, element by
+    /// element, the ticks computed sequentially from rule F, at every depth (rendezvous,
+    /// fenced shallow FIFOs, a depth that is not a power of two, deep ones).
+    #[test]
+    fn ring_ticks_follow_rule_f_whatever_the_host_schedule() {
+        const N: u64 = 3000;
+        let wcost = |i: u64| (i * 7 % 5) * C;
+        let rcost = |i: u64| (i * 3 % 4 + i.is_multiple_of(97) as u64 * 40) * C;
+        for depth in [0u32, 1, 2, 5, 16, 64, 1000] {
+            // Sequential rule F: tw[k], tr[k] and the writer's completion tick.
+            let cap = depth.max(1) as usize;
+            let (mut tw, mut tr, mut wdone) = (
+                vec![0; N as usize],
+                vec![0; N as usize],
+                vec![0; N as usize],
+            );
+            let (mut wnow, mut rnow) = (0u64, 0u64);
+            for k in 0..N as usize {
+                wnow += wcost(k as u64);
+                rnow += rcost(k as u64);
+                tw[k] = if depth > 0 && k >= cap {
+                    wnow.max(tr[k - cap])
+                } else {
+                    wnow
+                };
+                let hop = if depth > 0 { C } else { 0 };
+                tr[k] = rnow.max(tw[k] + hop);
+                wdone[k] = if depth == 0 { tw[k].max(tr[k]) } else { tw[k] };
+                wnow = wdone[k];
+                rnow = tr[k];
+            }
+            let act = Activity::new();
+            let f = Arc::new(Fifo::new("c", 8, depth));
+            let (f2, a2) = (f.clone(), act.clone());
+            let writer = std::thread::spawn(move || {
+                timed(&a2, 0, |w| {
+                    let mut now = 0;
+                    let mut got = Vec::new();
+                    for i in 0..N {
+                        if i % 500 == 250 {
+                            std::thread::sleep(Duration::from_millis(3));
+                        }
+                        now += wcost(i);
+                        let (o, t) = f2.write_at(&i.to_le_bytes(), true, w, now);
+                        assert!(matches!(o, FifoOutcome::Done { .. }));
+                        got.push(t);
+                        now = t;
+                    }
+                    flush_owed_wakes();
+                    got
+                })
+            });
+            let got_r = timed(&act, 0, |w| {
+                let mut now = 0;
+                let mut got = Vec::new();
+                let mut b = [0u8; 8];
+                for i in 0..N {
+                    if i % 700 == 100 {
+                        std::thread::sleep(Duration::from_millis(3));
+                    }
+                    now += rcost(i);
+                    let (o, t) = f.read_at(&mut b, true, w, now);
+                    assert!(matches!(o, FifoOutcome::Done { .. }));
+                    assert_eq!(u64::from_le_bytes(b), i, "depth {depth}: order");
+                    got.push(t);
+                    now = t;
+                }
+                flush_owed_wakes();
+                got
+            });
+            let got_w = writer.join().unwrap();
+            assert_eq!(got_w, wdone, "depth {depth}: write ticks");
+            assert_eq!(got_r, tr, "depth {depth}: read ticks");
         }
     }
 
