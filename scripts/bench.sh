@@ -4,7 +4,7 @@
 # when every run passed its own result checks.
 #
 #   scripts/bench.sh [--runs N] [--impls fpgacl,fpgacl-jit,oclgrind,pocl] [--no-build] [--hyperfine]
-#                    [--only kernels,compute,enqueue,threads]
+#                    [--only kernels,compute,enqueue,threads,channels]
 #
 # Programs (host-examples/c, each checks its results):
 #   vector_add  NDRange vector addition of VECTOR_N floats (default 2^20 work-items)
@@ -44,7 +44,7 @@ runs=${BENCH_RUNS:-3}
 impls="fpgacl,fpgacl-jit,oclgrind,pocl"
 build=1
 use_hyperfine=0
-only="kernels,compute,enqueue,threads"
+only="kernels,compute,enqueue,threads,channels"
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs=${2:?--runs needs a number}; shift ;;
@@ -378,21 +378,34 @@ if [ $use_hyperfine -eq 1 ]; then
 fi
 # --- channel throughput (fpgacl only: PoCL has no channels, Oclgrind cannot run a pair) ---
 # channel_pair.c: a producer and a consumer on two queues joined by one channel; values/s
-# (host wall) at depth 1, 16 and 1024, CHPAIR_N values (default 2^20), best of --runs.
+# (host wall, best of --runs) at depths CHPAIR_DEPTHS (default 1 16 64 1024), CHPAIR_N
+# values (default 2^20), with the process's CPU time and context switches (all runs) and
+# the load average.
 channel_throughput() {
+    wants channels || return 0
     [ -n "${VENDORS[fpgacl]:-}" ] || return 0
     gcc -std=gnu11 -O2 -Wall -pthread -I host-examples/c \
         -DFPGACL_KERNELS_DIR="\"$ROOT/host-examples/c/kernels\"" \
         host-examples/c/channel_pair.c -o "$OUT/channel_pair" -lOpenCL -lm
     echo
-    echo "channel throughput on fpgacl (CHPAIR_N=${CHPAIR_N:-1048576}, best of $runs run(s)):"
-    local d log_file
-    for d in 1 16 1024; do
+    echo "channel throughput on fpgacl (CHPAIR_N=${CHPAIR_N:-1048576}, best of $runs run(s);" \
+        "$(nproc) CPU(s), load $(cut -d' ' -f1-3 /proc/loadavg)):"
+    printf '  %-6s %14s %10s %12s\n' depth 'values/s' 'cpu s' 'ctx switches'
+    local d log_file tv
+    local -a timer=()
+    for d in ${CHPAIR_DEPTHS:-1 16 64 1024}; do
         log_file="$OUT/channel_pair.$d.log"
+        tv="$OUT/channel_pair.$d.time"
+        echo "n/a n/a" > "$tv"
+        # GNU time (Debian package `time`) for CPU time and context switches, if installed.
+        [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "$tv" -f '%U+%S %w+%c')
         if env -u HOST_PLATFORM "OCL_ICD_VENDORS=${VENDORS[fpgacl]}" CHPAIR_DEPTH=$d \
-            CHPAIR_RUNS="$runs" "$OUT/channel_pair" > "$log_file" 2>&1; then
-            printf '  depth %-5s %s values/s\n' "$d" \
-                "$(sed -n 's/.*best \([0-9]*\) values\/s.*/\1/p' "$log_file")"
+            CHPAIR_RUNS="$runs" "${timer[@]}" "$OUT/channel_pair" > "$log_file" 2>&1; then
+            printf '  %-6s %14s %10s %12s\n' "$d" \
+                "$(sed -n 's/.*best \([0-9]*\) values\/s.*/\1/p' "$log_file")" \
+                "$(awk '{print $1}' "$tv" | sed 's/^\([0-9.]*\)+\([0-9.]*\)$/\1 \2/' |
+                    awk 'NF == 2 {printf "%.2f", $1 + $2; next} {print}')" \
+                "$(awk '{print $2}' "$tv" | awk -F+ 'NF == 2 {print $1 + $2; next} {print}')"
         else
             log "channel_pair depth $d FAILED (see $log_file)"
             failed=1

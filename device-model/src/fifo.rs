@@ -13,24 +13,35 @@
 //!
 //! # Host implementation
 //!
-//! A ring of `max(depth, 1)` slots indexed by two counters, `tail` (elements written) and
-//! `head` (elements read), each advanced by one side only (writers take a writer lock, readers
-//! a reader lock, so several writers or readers stay correct; a channel normally has one of
-//! each and those locks are never contended). An element and its simulated write/read ticks
-//! live in its slot; an operation that finds room (an element) copies it and publishes the
-//! new counter: no lock is shared between the two sides, no thread hand-off per value. Slots
-//! are allocated in chunks as they are first filled, so a deep FIFO costs only what it holds.
+//! A ring of `max(depth, 1)` elements (in `max(depth, 1)` rounded up to a power of two slots)
+//! indexed by two counters, `tail` (elements written) and `head` (elements read), each
+//! advanced by one side only. Each side has a biased lock ([`Side`]): the thread that uses
+//! it owns it and enters with plain loads and stores; another thread (several writers or
+//! readers stay correct) revokes the owner through a mutex. An element and its simulated
+//! write tick live in its slot, its read tick in an array apart (rule F of `timing/MODEL.md`
+//! needs the write tick of element k and the read tick of element k - depth, so simulated
+//! times never depend on when the host threads ran); an operation that finds room (an
+//! element) copies it and publishes the new counter with a release store: no lock shared
+//! between the two sides, no locked instruction, no thread hand-off per value. Slots are
+//! allocated in chunks as they are first filled, so a deep FIFO costs only what it holds.
 //!
 //! A waiting operation first spins briefly when spinning has been paying off (the other side,
 //! on another core, usually acts within nanoseconds), then parks on the FIFO's condition
-//! variable (woken by the other side's next operation; a timeout re-checks shutdown and
-//! deadlock aborts). It never yields: beside busy-looping processes a yield hands the core to
-//! them for a whole time slice, and a pair of kernels handing values over by yields then
-//! moved about 1,700 values/s (a parked thread is woken and scheduled at once). Only a parked
-//! operation is "blocked" for the deadlock diagnosis: it records the FIFO's change count
-//! ([`SimCell`]), which the next operation on the FIFO advances, so the runtime can tell
-//! from state alone whether it is still stuck ([`Activity::quiescence`]). A parked partner is
-//! woken once the FIFO is full (empty) for it, not per value ([`Fifo::signal`]).
+//! variable (woken by the other side; a timeout re-checks shutdown and deadlock aborts). It
+//! never yields: beside busy-looping processes a yield hands the core to them for a whole
+//! time slice, and a pair of kernels handing values over by yields then moved about 1,700
+//! values/s (a parked thread is woken and scheduled at once). Only a parked operation is
+//! "blocked" for the deadlock diagnosis: it records the FIFO's change count ([`SimCell`]),
+//! which the next operation on the FIFO advances, so the runtime can tell from state alone
+//! whether it is still stuck ([`Activity::quiescence`]). A parked partner is woken once the
+//! FIFO is full (empty) for it, not per value ([`Fifo::signal`]).
+//!
+//! Waking and watching need a store-load barrier between an operation's publication and its
+//! look at the parked/armed flags (and between a waiter's registration and its look at the
+//! counters). Operations pay only a compiler barrier and the rare side runs `membarrier(2)`
+//! ([`heavy_barrier`]); a FIFO whose waits park often (a shallow FIFO, or a loaded machine
+//! where the two sides rarely run at once) switches for good to a full fence per operation
+//! and none at the parks (mode [`FENCED`]).
 
 use crate::activity::{Activity, BlockedOn, RunState, SimCell, SimWait, SIM};
 use crate::fault::SourcePos;
@@ -50,6 +61,9 @@ const POLL: Duration = Duration::from_millis(20);
 /// [`SPIN_PROBE`]th wait tries.
 const SPIN_FOR: Duration = Duration::from_micros(10);
 const SPIN_SCORE_MAX: u32 = 16;
+/// Most elements (free slots) a spinning wait holds out for, and for how long.
+const SPIN_BATCH: u64 = 8;
+const SPIN_BATCH_WAIT: Duration = Duration::from_micros(2);
 const SPIN_PROBE: u32 = 32;
 /// How often a non-blocking operation waiting for its decision re-checks the floor: partners'
 /// clocks advance without a signal (they publish them at their channel operations), so the
@@ -71,14 +85,19 @@ pub const UNTIMED: u64 = u64::MAX;
 #[repr(align(128))]
 struct Padded<T>(T);
 
-/// Slot words: `[write tick, read tick, payload words...]`.
+/// Writer words of a slot: `[write tick, payload words...]`; the read tick lives apart (in
+/// the chunk's read-tick array) so that the reader's stores do not share cache lines with the
+/// writer's.
 const TW: usize = 0;
-const TR: usize = 1;
-const DATA: usize = 2;
+const DATA: usize = 1;
 
-/// The slots, allocated chunk by chunk when first written.
+/// The slots, allocated chunk by chunk when first written. A chunk of `per` slots holds
+/// `per` writer rows of `stride` words, then `per` read ticks. There are `cap` rounded up to
+/// a power of two slots (element k in slot `k & mask`, no division), of which at most `cap`
+/// hold unread elements.
 struct Store {
-    /// Words per slot (2 + payload words).
+    mask: u64,
+    /// Writer words per slot (1 + payload words).
     stride: usize,
     /// log2 of the slots per chunk.
     shift: u32,
@@ -97,88 +116,256 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// One slot: the writer's words and the read tick.
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    w: &'a [AtomicU64],
+    tr: Option<&'a AtomicU64>,
+}
+
+impl Slot<'_> {
+    #[inline]
+    fn read_tick(&self, o: Ordering) -> u64 {
+        self.tr.map_or(0, |x| x.load(o))
+    }
+}
+
 impl Store {
     fn new(cap: u64, elem: usize) -> Store {
         let stride = DATA + elem.div_ceil(8);
+        let cap = cap.next_power_of_two();
         let per = CHUNK.max(cap.div_ceil(MAX_CHUNKS).next_power_of_two());
         let per = per.min(cap.next_power_of_two());
         let n = cap.div_ceil(per) as usize;
         let chunks: Box<[OnceLock<Box<[AtomicU64]>>]> = (0..n).map(|_| OnceLock::new()).collect();
         Store {
+            mask: cap - 1,
             stride,
             shift: per.trailing_zeros(),
             chunks,
         }
     }
 
-    /// The words of slot `s`, allocating its chunk if `alloc` (writers); `None` when it was
-    /// never written (readers and tick lookups only visit written slots).
-    #[inline]
-    fn slot(&self, s: u64, alloc: bool) -> Option<&[AtomicU64]> {
+    /// Slots in all.
+    fn size(&self) -> u64 {
+        self.mask + 1
+    }
+
+    /// Slot `s`, allocating its chunk if `alloc` (writers); `None` when it was never written
+    /// (readers and tick lookups only visit written slots).
+    #[inline(always)]
+    fn slot(&self, s: u64, alloc: bool) -> Option<Slot<'_>> {
         let c = &self.chunks[(s >> self.shift) as usize];
+        let per = 1usize << self.shift;
         let words = match c.get() {
             Some(w) => w,
             None if alloc => c.get_or_init(|| {
-                let n = (1usize << self.shift) * self.stride;
+                let n = per * (self.stride + 1);
                 (0..n).map(|_| AtomicU64::new(0)).collect()
             }),
             None => return None,
         };
-        let i = (s & ((1u64 << self.shift) - 1)) as usize * self.stride;
-        words.get(i..i + self.stride)
+        let i = (s & (per as u64 - 1)) as usize;
+        Some(Slot {
+            w: words.get(i * self.stride..(i + 1) * self.stride)?,
+            tr: words.get(per * self.stride + i),
+        })
     }
 }
 
-/// One side's lock (writers' or readers') and that side's last view of the other side's
-/// counter. A channel normally has one writer and one reader, so the lock is uncontended:
-/// taking it is one compare-and-swap and giving it back a plain release store (a
-/// `parking_lot` mutex's unlock is a second locked instruction, a full fence, per value;
-/// measured: the lock and unlock were about half of `write_at`'s samples). A contender
-/// (several work-items of an NDRange kernel writing one channel from two threads) spins
-/// briefly, then sleeps in growing steps of at most 1 ms (the holder may be a rendezvous
-/// write waiting for its reader).
-#[derive(Debug, Default)]
-struct Side {
-    busy: AtomicBool,
-    seen: AtomicU64,
+/// The fast paths publish with plain (release) stores and need a store-load barrier only
+/// against a partner that is about to park or watch (the Dekker pattern of `sleepers` and
+/// `armed`). That barrier is asymmetric: the fast side orders only the compiler, the rare
+/// side (a waiter about to park, a revoked side lock) runs `membarrier(2)`
+/// (`MEMBARRIER_CMD_PRIVATE_EXPEDITED`), which makes every running thread of the process pass
+/// a full barrier. Without membarrier both sides use a full fence.
+const MB_UNKNOWN: u8 = 0;
+const MB_OK: u8 = 1;
+const MB_NONE: u8 = 2;
+static MEMBARRIER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(MB_UNKNOWN);
+
+/// Registers the process for expedited membarriers (once; before any FIFO is shared).
+fn init_barriers() {
+    if MEMBARRIER.load(Ordering::Acquire) != MB_UNKNOWN {
+        return;
+    }
+    static ONCE: OnceLock<u8> = OnceLock::new();
+    let state = *ONCE.get_or_init(|| {
+        #[cfg(target_os = "linux")]
+        {
+            const REGISTER_PRIVATE_EXPEDITED: libc::c_long = 1 << 4;
+            // SAFETY: membarrier with a command and zero flags touches no memory.
+            let r =
+                unsafe { libc::syscall(libc::SYS_membarrier, REGISTER_PRIVATE_EXPEDITED, 0, 0) };
+            if r == 0 {
+                return MB_OK;
+            }
+        }
+        MB_NONE
+    });
+    MEMBARRIER.store(state, Ordering::Release);
 }
 
-/// A held [`Side`] lock (`.1`: held, false while a wait runs with it released).
-struct SideGuard<'a>(&'a Side, bool);
+/// The fast side's half of the asymmetric barrier.
+#[inline(always)]
+fn light_barrier() {
+    if MEMBARRIER.load(Ordering::Relaxed) == MB_OK {
+        std::sync::atomic::compiler_fence(Ordering::SeqCst);
+    } else {
+        std::sync::atomic::fence(Ordering::SeqCst);
+    }
+}
+
+/// The rare side's half: after it, every store a fast side made before its
+/// [`light_barrier`] is visible, or that fast side's loads after it see this thread's
+/// earlier stores.
+pub(crate) fn heavy_barrier() {
+    std::sync::atomic::fence(Ordering::SeqCst);
+    #[cfg(target_os = "linux")]
+    if MEMBARRIER.load(Ordering::Relaxed) == MB_OK {
+        const PRIVATE_EXPEDITED: libc::c_long = 1 << 3;
+        // SAFETY: as in `init_barriers`.
+        let r = unsafe { libc::syscall(libc::SYS_membarrier, PRIVATE_EXPEDITED, 0, 0) };
+        if r != 0 {
+            // Cannot happen after a successful registration; fall back to full fences for
+            // good (the next fast operations fence themselves; this one is ordered by the
+            // fence above only on this side, so wake everybody through the poll timeouts).
+            MEMBARRIER.store(MB_NONE, Ordering::SeqCst);
+        }
+    }
+}
+
+thread_local! {
+    static TOKEN: u8 = const { 0 };
+}
+
+/// This thread's identity for side locks (the address of a thread-local: never 0).
+#[inline(always)]
+fn token() -> u64 {
+    TOKEN.with(|t| t as *const u8 as u64)
+}
+
+/// Revocations of a side lock less than this many elements apart count as contention.
+const CONTENDED_GAP: u64 = 64;
+/// Consecutive contended revocations after which a side stays in shared (mutex) mode.
+const CONTENDED_STRIKES: u32 = 4;
+
+/// One side's lock (writers' or readers') and that side's last view of the other side's
+/// counter. A channel normally has one writer thread and one reader thread, so the lock is
+/// biased: the first thread to take it owns it, and its later operations enter by plain
+/// loads and stores (`active`, then a re-check of `owner` behind a [`light_barrier`]): no
+/// locked instruction per value (each was a full fence that waited for the previous value's
+/// stores to reach the other core; measured: the lock and the SeqCst publication were about
+/// half of `write_at`'s samples). Another thread takes the side through `mutex`: it revokes
+/// the owner (`owner` = 0, [`heavy_barrier`], waits until the owner is not inside an
+/// operation) and, if nobody owns the side, becomes its owner. Sides revoked again and again
+/// within a few elements (several work-items or kernels writing one channel from two
+/// threads) stay in shared mode: every operation under `mutex`.
+#[derive(Debug, Default)]
+struct Side {
+    owner: AtomicU64,
+    active: AtomicBool,
+    shared: AtomicBool,
+    seen: AtomicU64,
+    /// Adaptive spinning of this side's waits (see [`SPIN_FOR`]).
+    spin_score: AtomicU32,
+    spin_probe: AtomicU32,
+    /// Contended revocations in a row, and the side's counter at the last revocation.
+    strikes: AtomicU32,
+    last_revoke: AtomicU64,
+    mutex: Mutex<()>,
+}
+
+/// A held [`Side`] lock.
+struct SideGuard<'a> {
+    side: &'a Side,
+    /// The side's own element counter (tail for writers, head for readers): tells revocations
+    /// that come with every few elements (contention) from ones between kernel executions.
+    counter: &'a AtomicU64,
+    held: Held<'a>,
+}
+
+enum Held<'a> {
+    /// As the owner (`active` set).
+    Owned,
+    /// Under the mutex.
+    Locked(parking_lot::MutexGuard<'a, ()>),
+    /// Released while a wait runs.
+    Free,
+}
 
 impl Side {
     #[inline]
-    fn lock(&self) -> SideGuard<'_> {
-        if self
-            .busy
-            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            self.lock_slow();
+    fn lock<'a>(&'a self, counter: &'a AtomicU64) -> SideGuard<'a> {
+        let me = token();
+        if self.owner.load(Ordering::Relaxed) == me {
+            self.active.store(true, Ordering::Relaxed);
+            light_barrier();
+            if self.owner.load(Ordering::Relaxed) == me {
+                // Orders the element accesses after the check (pairs with the revoker's
+                // release of the mutex through the owner it installed).
+                std::sync::atomic::fence(Ordering::Acquire);
+                return SideGuard {
+                    side: self,
+                    counter,
+                    held: Held::Owned,
+                };
+            }
+            self.active.store(false, Ordering::Release);
         }
-        SideGuard(self, true)
+        self.lock_slow(me, counter)
     }
 
     #[cold]
-    fn lock_slow(&self) {
-        let mut tries = 0u32;
-        let mut nap = Duration::from_micros(20);
-        loop {
-            if !self.busy.load(Ordering::Relaxed)
-                && self
-                    .busy
-                    .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-                    .is_ok()
-            {
-                return;
+    fn lock_slow<'a>(&'a self, me: u64, counter: &'a AtomicU64) -> SideGuard<'a> {
+        let g = self.mutex.lock();
+        let o = self.owner.load(Ordering::Relaxed);
+        if o != 0 && o != me {
+            // Revoke: the owner either sees `owner` changed at its next entry or is seen
+            // inside an operation here (asymmetric Dekker), then finishes it.
+            self.owner.store(0, Ordering::Relaxed);
+            heavy_barrier();
+            let mut tries = 0u32;
+            let mut nap = Duration::from_micros(20);
+            while self.active.load(Ordering::Acquire) {
+                // The owner may be a rendezvous write waiting for its reader.
+                if tries < 256 {
+                    tries += 1;
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::sleep(nap);
+                    nap = (nap * 2).min(Duration::from_millis(1));
+                }
             }
-            if tries < 256 {
-                tries += 1;
-                std::hint::spin_loop();
+            let at = counter.load(Ordering::Relaxed);
+            let last = self.last_revoke.swap(at, Ordering::Relaxed);
+            if at.saturating_sub(last) < CONTENDED_GAP {
+                let s = self.strikes.load(Ordering::Relaxed) + 1;
+                self.strikes.store(s, Ordering::Relaxed);
+                if s >= CONTENDED_STRIKES {
+                    self.shared.store(true, Ordering::Relaxed);
+                }
             } else {
-                std::thread::sleep(nap);
-                nap = (nap * 2).min(Duration::from_millis(1));
+                self.strikes.store(0, Ordering::Relaxed);
             }
+        }
+        if self.shared.load(Ordering::Relaxed) {
+            return SideGuard {
+                side: self,
+                counter,
+                held: Held::Locked(g),
+            };
+        }
+        // Nobody owns it (or this thread still does): own it. Nobody is inside an operation
+        // (a revoked owner was waited for), and a later revoker takes the mutex after this
+        // release, so it sees `active`.
+        self.owner.store(me, Ordering::Relaxed);
+        self.active.store(true, Ordering::Relaxed);
+        drop(g);
+        SideGuard {
+            side: self,
+            counter,
+            held: Held::Owned,
         }
     }
 }
@@ -187,19 +374,26 @@ impl SideGuard<'_> {
     /// The other side's counter as this side last saw it.
     #[inline]
     fn get(&self) -> u64 {
-        self.0.seen.load(Ordering::Relaxed)
+        self.side.seen.load(Ordering::Relaxed)
     }
     #[inline]
     fn set(&self, v: u64) {
-        self.0.seen.store(v, Ordering::Relaxed);
+        self.side.seen.store(v, Ordering::Relaxed);
+    }
+    #[inline]
+    fn release(&mut self) {
+        match std::mem::replace(&mut self.held, Held::Free) {
+            Held::Owned => self.side.active.store(false, Ordering::Release),
+            Held::Locked(g) => drop(g),
+            Held::Free => {}
+        }
     }
     /// Runs `f` with the lock released (a wait), then takes it again.
     fn unlocked<R>(&mut self, f: impl FnOnce() -> R) -> R {
-        self.1 = false;
-        self.0.busy.store(false, Ordering::Release);
+        self.release();
         let r = f();
-        std::mem::forget(self.0.lock());
-        self.1 = true;
+        let mut again = self.side.lock(self.counter);
+        self.held = std::mem::replace(&mut again.held, Held::Free);
         r
     }
 }
@@ -207,9 +401,7 @@ impl SideGuard<'_> {
 impl Drop for SideGuard<'_> {
     #[inline]
     fn drop(&mut self) {
-        if self.1 {
-            self.0.busy.store(false, Ordering::Release);
-        }
+        self.release();
     }
 }
 
@@ -259,9 +451,6 @@ pub struct Fifo {
     /// Reader side: the last `tail` it saw (refreshed only when the ring looks empty).
     rlock: Padded<Side>,
     store: Store,
-    /// Adaptive spinning of waits (see [`SPIN_FOR`]).
-    spin_score: AtomicU32,
-    spin_probe: AtomicU32,
     /// Parked operations, and the lock/condition they park on.
     parker: Arc<Parker>,
     /// Set by a parked or timed waiting operation before each check of its condition; the
@@ -271,7 +460,29 @@ pub struct Fifo {
     armed: AtomicBool,
     /// The FIFO's change count while someone watches it.
     sim: Arc<SimCell>,
+    /// How publications and waits are ordered ([`ASYM`], [`SWITCHING`], [`FENCED`]).
+    mode: std::sync::atomic::AtomicU8,
+    /// Parks so far, and the writer's counter at the last check of the park rate.
+    parks: AtomicU64,
+    park_mark: AtomicU64,
 }
+
+/// Publications need only a compiler barrier, waiters run [`heavy_barrier`].
+const ASYM: u8 = 0;
+/// Becoming [`FENCED`]: publications fence, waiters still run [`heavy_barrier`].
+const SWITCHING: u8 = 1;
+/// Publications fence fully, waiters fence (no `membarrier`). A FIFO whose waits park more
+/// often than once per [`PARK_EVERY`] elements (partners that hand over through waits: a
+/// shallow FIFO, or a loaded machine where the two sides rarely run at once) switches to
+/// this mode for good: a `membarrier` per park (an interrupt to the other core, costly in a
+/// virtual machine) then costs more than a fence per element (measured at depth 16 on a
+/// loaded 2-vCPU machine: 18% more CPU time than fencing). FIFOs shallower than
+/// [`FENCED_BELOW`] start fenced.
+const FENCED: u8 = 2;
+const PARK_EVERY: u64 = 32;
+/// Parks between two checks of the park rate.
+const PARK_CHECK: u64 = 64;
+const FENCED_BELOW: u32 = 4;
 
 /// A `clCreatePipe` object: a FIFO of `max_packets` packets of `packet_size` bytes.
 pub type PipeFifo = Fifo;
@@ -328,12 +539,53 @@ struct Wait {
     seen: Option<u64>,
 }
 
+/// Stores `src` (at most `elem` bytes of it, zero-padded) into payload words.
+#[inline]
+fn store_payload(words: &[AtomicU64], src: &[u8], elem: usize) {
+    let n = src.len().min(elem);
+    if n == 4 && !words.is_empty() {
+        // The common channel element (int, float): one word.
+        let v = u32::from_le_bytes([src[0], src[1], src[2], src[3]]);
+        words[0].store(v as u64, Ordering::Relaxed);
+        return;
+    }
+    for (i, word) in words.iter().enumerate() {
+        let mut b = [0u8; 8];
+        let lo = (i * 8).min(n);
+        let hi = (i * 8 + 8).min(n);
+        b[..hi - lo].copy_from_slice(&src[lo..hi]);
+        word.store(u64::from_le_bytes(b), Ordering::Relaxed);
+    }
+}
+
+/// Loads payload words into `dst` (at most `elem` bytes; the rest of `dst` zeroed).
+#[inline]
+fn load_payload(words: &[AtomicU64], dst: &mut [u8], elem: usize) {
+    let n = dst.len().min(elem);
+    if n == 4 && dst.len() == 4 && !words.is_empty() {
+        let v = words[0].load(Ordering::Relaxed) as u32;
+        dst.copy_from_slice(&v.to_le_bytes());
+        return;
+    }
+    for (i, word) in words.iter().enumerate() {
+        let lo = (i * 8).min(n);
+        let hi = (i * 8 + 8).min(n);
+        if lo >= hi {
+            break;
+        }
+        let b = word.load(Ordering::Relaxed).to_le_bytes();
+        dst[lo..hi].copy_from_slice(&b[..hi - lo]);
+    }
+    dst[n..].fill(0);
+}
+
 impl Fifo {
     /// A FIFO of `depth` elements of `elem_size` bytes (depth 0 = rendezvous). Slots are
     /// allocated as they are first filled.
     pub fn new(name: impl Into<String>, elem_size: u32, depth: u32) -> Fifo {
         let cap = depth.max(1) as u64;
         let elem = elem_size as usize;
+        init_barriers();
         Fifo {
             name: name.into(),
             elem,
@@ -344,11 +596,16 @@ impl Fifo {
             wlock: Padded::default(),
             rlock: Padded::default(),
             store: Store::new(cap, elem),
-            spin_score: AtomicU32::new(0),
-            spin_probe: AtomicU32::new(0),
             parker: Arc::default(),
             armed: AtomicBool::new(false),
             sim: Arc::default(),
+            mode: std::sync::atomic::AtomicU8::new(if depth < FENCED_BELOW {
+                FENCED
+            } else {
+                ASYM
+            }),
+            parks: AtomicU64::new(0),
+            park_mark: AtomicU64::new(0),
         }
     }
 
@@ -375,6 +632,8 @@ impl Fifo {
     /// Arms the FIFO for a watcher (a parked autorun instance): the next completed operation
     /// advances the simulation epoch ([`SIM`]) once, which wakes parked instances. Arm again
     /// before each check of [`Fifo::position`].
+    /// Callers run [`heavy_barrier`] after arming (once for several FIFOs) and before they
+    /// read the positions.
     pub(crate) fn arm(&self) {
         self.armed.store(true, Ordering::SeqCst);
     }
@@ -402,13 +661,16 @@ impl Fifo {
     /// before) made the pair alternate every few values on a loaded machine (measured at
     /// depth 16: 3.3 values per context switch; full/empty: 8, half the CPU time).
     /// Simulated times do not depend on it.
+    /// The caller published its counter and ran [`light_barrier`]: a watcher or waiter that
+    /// armed (registered) before checking the counter runs [`heavy_barrier`] in between, so
+    /// either it sees the new counter or these loads see its flag.
     #[inline]
     fn signal(&self, batch: bool, write: bool) {
-        if self.armed.load(Ordering::SeqCst) && self.armed.swap(false, Ordering::SeqCst) {
+        if self.armed.load(Ordering::Relaxed) && self.armed.swap(false, Ordering::SeqCst) {
             self.sim.touch();
             SIM.bump();
         }
-        if self.parker.sleepers.load(Ordering::SeqCst) > 0 {
+        if self.parker.sleepers.load(Ordering::Relaxed) > 0 {
             if batch {
                 let len = self.len() as u64;
                 let ready = if write {
@@ -432,6 +694,17 @@ impl Fifo {
     }
 
     /// Room for one more element (all writers' elements counted).
+    /// Free slots (at least `n` of them: `n` = 1 is [`Fifo::has_room`]).
+    fn has_room_for(&self, n: u64) -> bool {
+        let tail = self.tail.0.load(Ordering::SeqCst);
+        tail.saturating_sub(self.head.0.load(Ordering::SeqCst)) + n <= self.cap
+    }
+    /// At least `n` elements to read.
+    fn has_elements(&self, n: u64) -> bool {
+        let head = self.head.0.load(Ordering::SeqCst);
+        self.tail.0.load(Ordering::SeqCst) >= head + n
+    }
+
     fn has_room(&self) -> bool {
         // Another writer may advance the tail and a reader the head past it between the two
         // loads: then report room (the caller re-checks under the writers' lock).
@@ -444,51 +717,118 @@ impl Fifo {
         self.tail.0.load(Ordering::SeqCst) > head
     }
 
-    /// Waits until `ready()` or a stop request (`Some(outcome)`): spins, then parks;
+    /// The publishing side's store-load barrier (after its counter store, before it reads
+    /// `armed` and `sleepers`).
+    /// The mode is read after the publication (compiler barrier): an operation that reads
+    /// [`ASYM`] published before any barrier point of a switch's `membarrier`, so a waiter
+    /// that reads [`FENCED`] (set after that `membarrier` returned) sees its counter.
+    #[inline(always)]
+    fn publish_barrier(&self) {
+        std::sync::atomic::compiler_fence(Ordering::SeqCst);
+        if self.mode.load(Ordering::Relaxed) == ASYM {
+            light_barrier();
+        } else {
+            std::sync::atomic::fence(Ordering::SeqCst);
+        }
+    }
+
+    /// The waiting (watching) side's barrier after it armed or registered, before it reads
+    /// the counters.
+    fn wait_barrier(&self) {
+        if self.mode.load(Ordering::SeqCst) == FENCED {
+            std::sync::atomic::fence(Ordering::SeqCst);
+        } else {
+            heavy_barrier();
+        }
+    }
+
+    /// Counts a park; switches the FIFO to [`FENCED`] when parks come more often than once
+    /// per [`PARK_EVERY`] elements.
+    fn count_park(&self) {
+        let n = self.parks.fetch_add(1, Ordering::Relaxed) + 1;
+        if !n.is_multiple_of(PARK_CHECK) || self.mode.load(Ordering::Relaxed) != ASYM {
+            return;
+        }
+        let t = self.tail.0.load(Ordering::Relaxed);
+        let m = self.park_mark.swap(t, Ordering::Relaxed);
+        if t.saturating_sub(m) < PARK_CHECK * PARK_EVERY
+            && self
+                .mode
+                .compare_exchange(ASYM, SWITCHING, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        {
+            // Every running thread passes a barrier after seeing SWITCHING (or before its
+            // next publication, which then reads it and fences).
+            heavy_barrier();
+            self.mode.store(FENCED, Ordering::SeqCst);
+        }
+    }
+
+    /// Waits until `ready(1)` or a stop request (`Some(outcome)`): spins, then parks;
+    /// `ready(n)`: `n` elements (or free slots) are there. A spinning wait holds out for a
+    /// batch (half the FIFO, at most [`SPIN_BATCH`]) for up to [`SPIN_BATCH_WAIT`], so that
+    /// two sides running in lock step on two cores move several elements per exchange of
+    /// cache lines instead of one (simulated times do not depend on it).
     /// a parked wait is marked blocked on this FIFO with its change count (the state the
     /// deadlock diagnosis and the non-blocking decisions of timed partners read).
+    #[cold]
+    #[inline(never)]
     fn wait_for(
         &self,
         w: &Waiter<'_>,
         write: bool,
         timed: bool,
         st: &mut Wait,
-        ready: impl Fn() -> bool,
+        ready: impl Fn(u64) -> bool,
     ) -> Option<FifoOutcome> {
+        let ready_one = || ready(1);
         st.waited = true;
-        let score = self.spin_score.load(Ordering::Relaxed);
-        if score > 0
-            || self
-                .spin_probe
-                .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(SPIN_PROBE)
-        {
+        // The spin score of the waiting side (on that side's cache line).
+        let side = if write { &self.wlock.0 } else { &self.rlock.0 };
+        let score = side.spin_score.load(Ordering::Relaxed);
+        let probe = side.spin_probe.load(Ordering::Relaxed);
+        side.spin_probe
+            .store(probe.wrapping_add(1), Ordering::Relaxed);
+        if score > 0 || probe.is_multiple_of(SPIN_PROBE) {
             let t0 = std::time::Instant::now();
+            let want = (self.cap / 2).clamp(1, SPIN_BATCH);
             loop {
                 for _ in 0..32 {
-                    if ready() {
+                    if ready(want) {
                         let up = (score + 1).min(SPIN_SCORE_MAX);
-                        self.spin_score.store(up, Ordering::Relaxed);
+                        side.spin_score.store(up, Ordering::Relaxed);
                         return None;
                     }
                     std::hint::spin_loop();
                 }
-                if t0.elapsed() >= SPIN_FOR {
+                let spun = t0.elapsed();
+                if spun >= SPIN_BATCH_WAIT && ready(1) {
+                    side.spin_score
+                        .store((score + 1).min(SPIN_SCORE_MAX), Ordering::Relaxed);
+                    return None;
+                }
+                if spun >= SPIN_FOR {
                     break;
                 }
             }
-            self.spin_score.store(score / 2, Ordering::Relaxed);
+            side.spin_score.store(score / 2, Ordering::Relaxed);
         }
         // Autorun instances are never aborted and shutdown wakes them: a long timeout keeps
         // idle compute units off the CPU.
         let poll = if w.run.autorun { POLL * 10 } else { POLL };
-        loop {
-            // Armed and read before the condition: an operation that makes it true after this
-            // check sees `armed` and advances the count past `seen`.
+        let pk = &*self.parker;
+        self.count_park();
+        // A sleeper for the whole parked phase: operations from now on look at `parker`.
+        pk.sleepers.fetch_add(1, Ordering::SeqCst);
+        let out = loop {
+            // Armed (and registered as a sleeper) before the condition is read, with the
+            // heavy barrier in between: an operation that makes it true after this check sees
+            // `armed` and advances the count past `seen`, and sees the sleeper and wakes it.
             self.armed.store(true, Ordering::SeqCst);
+            self.wait_barrier();
             let seen = self.sim.ops();
-            if ready() {
-                return None;
+            if ready_one() {
+                break None;
             }
             if st.seen != Some(seen) {
                 if st.blocked {
@@ -514,17 +854,16 @@ impl Fifo {
                 }
             }
             if let Some(o) = w.stop() {
-                return Some(o);
+                break Some(o);
             }
             flush_owed_wakes();
-            let pk = &*self.parker;
             let mut g = pk.park.lock();
-            pk.sleepers.fetch_add(1, Ordering::SeqCst);
-            if !ready() && w.stop().is_none() {
+            if !ready_one() && w.stop().is_none() {
                 pk.cv.wait_for(&mut g, poll);
             }
-            pk.sleepers.fetch_sub(1, Ordering::SeqCst);
-        }
+        };
+        pk.sleepers.fetch_sub(1, Ordering::SeqCst);
+        out
     }
 
     /// Ends a wait's registrations. `done`: the operation completed (not stopped): its blocked
@@ -546,6 +885,8 @@ impl Fifo {
     /// before `now` (write: floor >= now): `Some(NotReady)`. The floor is
     /// [`Activity::sim_floor`]; when every execution waits, the smallest tick decides, so the
     /// wait never deadlocks.
+    #[cold]
+    #[inline(never)]
     fn nb_wait(&self, w: &Waiter<'_>, now: u64, write: bool) -> Option<FifoOutcome> {
         let lookahead = if write { 1 } else { self.nb_hop() };
         let ready = || {
@@ -561,6 +902,7 @@ impl Fifo {
             // The epoch before arming: an operation after the check below changes it.
             let seen = SIM.epoch();
             self.armed.store(true, Ordering::SeqCst);
+            self.wait_barrier();
             if ready() {
                 break None;
             }
@@ -600,12 +942,16 @@ impl Fifo {
         }
     }
 
-    /// The words of slot `s` (allocated on first use).
-    #[inline]
-    fn slot(&self, s: u64) -> &[AtomicU64] {
+    /// The slot of element `k` (allocated on first use).
+    #[inline(always)]
+    fn slot(&self, k: u64) -> Slot<'_> {
+        let s = k & self.store.mask;
         match self.store.slot(s, false) {
             Some(w) => w,
-            None => self.store.slot(s, true).unwrap_or(&[]),
+            None => self
+                .store
+                .slot(s, true)
+                .unwrap_or(Slot { w: &[], tr: None }),
         }
     }
 
@@ -632,7 +978,7 @@ impl Fifo {
             w.run.publish_clock(now);
         }
         let mut wait = Wait::default();
-        let mut seen_head = self.wlock.0.lock();
+        let mut seen_head = self.wlock.0.lock(&self.tail.0);
         let k = loop {
             let k = self.tail.0.load(Ordering::Relaxed);
             if k - seen_head.get() < self.cap {
@@ -648,16 +994,22 @@ impl Fifo {
                 }
                 seen_head.unlocked(|| self.nb_wait(w, now, true))
             } else {
-                seen_head.unlocked(|| self.wait_for(w, true, timed, &mut wait, || self.has_room()))
+                seen_head
+                    .unlocked(|| self.wait_for(w, true, timed, &mut wait, |n| self.has_room_for(n)))
             };
             if let Some(o) = stop {
                 self.end_wait(w, &wait, false);
                 return (o, now);
             }
         };
-        let words = self.slot(k % self.cap);
+        let slot = self.slot(k);
         let freed = if k >= self.cap && (self.depth > 0 || !blocking) {
-            words.get(TR).map_or(0, |x| x.load(Ordering::Relaxed))
+            // Element k - cap was read (the host ring holds `cap` elements): its read tick.
+            if self.cap == self.store.size() {
+                slot.read_tick(Ordering::Relaxed)
+            } else {
+                self.slot(k - self.cap).read_tick(Ordering::Relaxed)
+            }
         } else {
             0
         };
@@ -669,18 +1021,13 @@ impl Fifo {
             return (FifoOutcome::NotReady, now);
         }
         let mut t = now.max(freed);
+        let words = slot.w;
         if let Some(x) = words.get(TW) {
             x.store(if now == UNTIMED { 0 } else { t }, Ordering::Relaxed);
         }
-        let n = src.len().min(self.elem);
-        for (i, word) in words.iter().skip(DATA).enumerate() {
-            let mut b = [0u8; 8];
-            let lo = (i * 8).min(n);
-            let hi = (i * 8 + 8).min(n);
-            b[..hi - lo].copy_from_slice(&src[lo..hi]);
-            word.store(u64::from_le_bytes(b), Ordering::Relaxed);
-        }
-        self.tail.0.store(k + 1, Ordering::SeqCst);
+        store_payload(&words[DATA.min(words.len())..], src, self.elem);
+        self.tail.0.store(k + 1, Ordering::Release);
+        self.publish_barrier();
         self.signal(blocking && timed_or_kernel(w), true);
         if self.depth == 0 && blocking {
             // Rendezvous: the element must be taken (the writer lock stays held, so no other
@@ -688,13 +1035,13 @@ impl Fifo {
             let seq = k + 1;
             let taken = || self.head.0.load(Ordering::SeqCst) >= seq;
             if !taken() {
-                if let Some(o) = self.wait_for(w, true, timed, &mut wait, taken) {
+                if let Some(o) = self.wait_for(w, true, timed, &mut wait, |_| taken()) {
                     drop(seen_head);
                     self.end_wait(w, &wait, false);
                     return (o, now);
                 }
             }
-            t = t.max(words.get(TR).map_or(0, |x| x.load(Ordering::Acquire)));
+            t = t.max(slot.read_tick(Ordering::Acquire));
         }
         drop(seen_head);
         self.end_wait(w, &wait, true);
@@ -730,7 +1077,7 @@ impl Fifo {
             w.run.publish_clock(now);
         }
         let mut wait = Wait::default();
-        let mut seen_tail = self.rlock.0.lock();
+        let mut seen_tail = self.rlock.0.lock(&self.head.0);
         let k = loop {
             let k = self.head.0.load(Ordering::Relaxed);
             if seen_tail.get() > k {
@@ -746,15 +1093,17 @@ impl Fifo {
                 }
                 seen_tail.unlocked(|| self.nb_wait(w, now, false))
             } else {
-                seen_tail
-                    .unlocked(|| self.wait_for(w, false, timed, &mut wait, || self.has_element()))
+                seen_tail.unlocked(|| {
+                    self.wait_for(w, false, timed, &mut wait, |n| self.has_elements(n))
+                })
             };
             if let Some(o) = stop {
                 self.end_wait(w, &wait, false);
                 return (o, now);
             }
         };
-        let words = self.slot(k % self.cap);
+        let slot = self.slot(k);
+        let words = slot.w;
         let tw = words.get(TW).map_or(0, |x| x.load(Ordering::Relaxed));
         let hop = if self.depth > 0 { TICKS_PER_CYCLE } else { 0 };
         let avail = tw.saturating_add(hop);
@@ -764,21 +1113,12 @@ impl Fifo {
             return (FifoOutcome::NotReady, now);
         }
         let t = now.max(avail);
-        if let Some(x) = words.get(TR) {
+        if let Some(x) = slot.tr {
             x.store(if now == UNTIMED { 0 } else { t }, Ordering::Relaxed);
         }
-        let n = dst.len().min(self.elem);
-        for (i, word) in words.iter().skip(DATA).enumerate() {
-            let lo = (i * 8).min(n);
-            let hi = (i * 8 + 8).min(n);
-            if lo >= hi {
-                break;
-            }
-            let b = word.load(Ordering::Relaxed).to_le_bytes();
-            dst[lo..hi].copy_from_slice(&b[..hi - lo]);
-        }
-        dst[n..].fill(0);
-        self.head.0.store(k + 1, Ordering::SeqCst);
+        load_payload(&words[DATA.min(words.len())..], dst, self.elem);
+        self.head.0.store(k + 1, Ordering::Release);
+        self.publish_barrier();
         self.signal(blocking && timed_or_kernel(w), false);
         drop(seen_tail);
         self.end_wait(w, &wait, true);
@@ -1032,6 +1372,83 @@ mod tests {
                 .collect();
             assert_eq!(all, want, "depth {depth}");
             assert!(f.is_empty());
+        }
+    }
+
+    /// Rule F on the ring under host concurrency: a timed writer and reader with uneven
+    /// per-element costs (and host pauses that let the ring fill or drain) get, element by
+    /// element, the ticks computed sequentially from rule F, at every depth (rendezvous,
+    /// fenced shallow FIFOs, a depth that is not a power of two, deep ones).
+    #[test]
+    fn ring_ticks_follow_rule_f_whatever_the_host_schedule() {
+        const N: u64 = 3000;
+        let wcost = |i: u64| (i * 7 % 5) * C;
+        let rcost = |i: u64| (i * 3 % 4 + i.is_multiple_of(97) as u64 * 40) * C;
+        for depth in [0u32, 1, 2, 5, 16, 64, 1000] {
+            // Sequential rule F: tw[k], tr[k] and the writer's completion tick.
+            let cap = depth.max(1) as usize;
+            let (mut tw, mut tr, mut wdone) = (
+                vec![0; N as usize],
+                vec![0; N as usize],
+                vec![0; N as usize],
+            );
+            let (mut wnow, mut rnow) = (0u64, 0u64);
+            for k in 0..N as usize {
+                wnow += wcost(k as u64);
+                rnow += rcost(k as u64);
+                tw[k] = if depth > 0 && k >= cap {
+                    wnow.max(tr[k - cap])
+                } else {
+                    wnow
+                };
+                let hop = if depth > 0 { C } else { 0 };
+                tr[k] = rnow.max(tw[k] + hop);
+                wdone[k] = if depth == 0 { tw[k].max(tr[k]) } else { tw[k] };
+                wnow = wdone[k];
+                rnow = tr[k];
+            }
+            let act = Activity::new();
+            let f = Arc::new(Fifo::new("c", 8, depth));
+            let (f2, a2) = (f.clone(), act.clone());
+            let writer = std::thread::spawn(move || {
+                timed(&a2, 0, |w| {
+                    let mut now = 0;
+                    let mut got = Vec::new();
+                    for i in 0..N {
+                        if i % 500 == 250 {
+                            std::thread::sleep(Duration::from_millis(3));
+                        }
+                        now += wcost(i);
+                        let (o, t) = f2.write_at(&i.to_le_bytes(), true, w, now);
+                        assert!(matches!(o, FifoOutcome::Done { .. }));
+                        got.push(t);
+                        now = t;
+                    }
+                    flush_owed_wakes();
+                    got
+                })
+            });
+            let got_r = timed(&act, 0, |w| {
+                let mut now = 0;
+                let mut got = Vec::new();
+                let mut b = [0u8; 8];
+                for i in 0..N {
+                    if i % 700 == 100 {
+                        std::thread::sleep(Duration::from_millis(3));
+                    }
+                    now += rcost(i);
+                    let (o, t) = f.read_at(&mut b, true, w, now);
+                    assert!(matches!(o, FifoOutcome::Done { .. }));
+                    assert_eq!(u64::from_le_bytes(b), i, "depth {depth}: order");
+                    got.push(t);
+                    now = t;
+                }
+                flush_owed_wakes();
+                got
+            });
+            let got_w = writer.join().unwrap();
+            assert_eq!(got_w, wdone, "depth {depth}: write ticks");
+            assert_eq!(got_r, tr, "depth {depth}: read ticks");
         }
     }
 

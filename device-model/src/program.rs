@@ -823,6 +823,9 @@ fn park_idle(
         for f in watched {
             f.arm();
         }
+        // FIFO operations publish without a store-load fence (fifo.rs): this barrier makes
+        // them see the armed flags or this thread see their counters.
+        crate::fifo::heavy_barrier();
         if inner.shutdown.load(Ordering::Relaxed) || t0.elapsed() >= PARK_MAX {
             break false;
         }

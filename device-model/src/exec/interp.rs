@@ -189,6 +189,34 @@ pub struct OobHit {
     pub count: u64,
 }
 
+/// Runs `f` with a zeroed staging buffer of `n` bytes for a channel element (on the stack up
+/// to 256 bytes; small elements zero only 32 bytes).
+#[inline(always)]
+fn with_fifo_buf<R>(n: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    if n <= 32 {
+        let mut b = [0u8; 32];
+        f(&mut b[..n])
+    } else if n <= 256 {
+        let mut b = [0u8; 256];
+        f(&mut b[..n])
+    } else {
+        f(&mut vec![0u8; n])
+    }
+}
+
+/// Copies a channel element of `n` bytes (the common sizes without a `memcpy` call).
+///
+/// # Safety
+/// `src` and `dst` are valid for `n` bytes and do not overlap.
+#[inline(always)]
+unsafe fn copy_elem(src: *const u8, dst: *mut u8, n: usize) {
+    match n {
+        4 => std::ptr::copy_nonoverlapping(src, dst, 4),
+        8 => std::ptr::copy_nonoverlapping(src, dst, 8),
+        _ => std::ptr::copy_nonoverlapping(src, dst, n),
+    }
+}
+
 /// Adds `v` to a counter of a block that this thread alone writes (see [`CounterBlock`]).
 #[inline(always)]
 fn bump(c: &AtomicU64, v: u64) {
@@ -1534,18 +1562,18 @@ impl Machine<'_> {
         regs: &mut [u64],
         pc: u32,
     ) -> Result<(), FaultKind> {
-        let env = match &self.fifo {
-            Some(e) => e,
+        // The environment's slices outlive this borrow of `self`.
+        let (channels, chan_base, pipes) = match &self.fifo {
+            Some(e) => (e.channels, e.chan_base, e.pipes),
             None => return Err(FaultKind::BadPipe { arg: u64::MAX }),
         };
         let fifo: &Fifo = match c.ep {
+            Ep::Channel { decl, index } if index == NONE => {
+                &channels[chan_base[decl as usize] as usize]
+            }
             Ep::Channel { decl, index } => {
                 let d = &self.module.channels[decl as usize];
-                let idx = if index == NONE {
-                    0
-                } else {
-                    regs[index as usize] as i64
-                };
+                let idx = regs[index as usize] as i64;
                 let count = d.count();
                 if idx < 0 || idx >= count as i64 {
                     return Err(FaultKind::ChannelIndex {
@@ -1554,11 +1582,11 @@ impl Machine<'_> {
                         count,
                     });
                 }
-                &env.channels[env.chan_base[decl as usize] as usize + idx as usize]
+                &channels[chan_base[decl as usize] as usize + idx as usize]
             }
             Ep::Pipe { arg } => {
                 let a = regs[arg as usize];
-                match env.pipes.get(a as usize) {
+                match pipes.get(a as usize) {
                     Some(Some(f)) => f,
                     _ => return Err(FaultKind::BadPipe { arg: a }),
                 }
@@ -1567,13 +1595,28 @@ impl Machine<'_> {
         let n = c.bytes as u64;
         let addr = regs[c.ptr as usize];
         let ptr = self.resolve(addr, n, !write)?;
-        let mut small = [0u8; 256];
-        let mut big = Vec::new();
-        let buf: &mut [u8] = if n as usize <= small.len() {
-            &mut small[..n as usize]
-        } else {
-            big.resize(n as usize, 0);
-            &mut big[..]
+        with_fifo_buf(n as usize, |buf| {
+            self.fifo_move(c, write, fifo, ptr, buf, pc, regs)
+        })
+    }
+
+    /// The rest of [`Machine::fifo_op`] with the element's staging buffer.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn fifo_move(
+        &mut self,
+        c: &FifoX,
+        write: bool,
+        fifo: &Fifo,
+        ptr: *mut u8,
+        buf: &mut [u8],
+        pc: u32,
+        regs: &mut [u64],
+    ) -> Result<(), FaultKind> {
+        let n = buf.len() as u64;
+        let env = match &self.fifo {
+            Some(e) => e,
+            None => return Err(FaultKind::BadPipe { arg: u64::MAX }),
         };
         let module = self.module;
         let loc = self.code.locs[pc as usize];
@@ -1591,13 +1634,13 @@ impl Machine<'_> {
         };
         let (outcome, t) = if write {
             // SAFETY: `n` bytes at ptr checked by resolve.
-            unsafe { std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), n as usize) };
+            unsafe { copy_elem(ptr, buf.as_mut_ptr(), n as usize) };
             fifo.write_at(buf, c.blocking, &w, now)
         } else {
             let o = fifo.read_at(buf, c.blocking, &w, now);
             if matches!(o.0, FifoOutcome::Done { .. }) {
                 // SAFETY: as above.
-                unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), ptr, n as usize) };
+                unsafe { copy_elem(buf.as_ptr(), ptr, n as usize) };
             }
             o
         };

@@ -1,0 +1,107 @@
+//! Issue 12 item 3: the channel ring (lock-free sides, batched wakes, adaptive fencing) does
+//! not change simulated time. The C host `host-examples/c/channel_pair.c` (producer and
+//! consumer single work-item kernels on two queues joined by one channel, through the ICD
+//! loader) runs under `fpgacl profile` beside a CPU hog at depths 1, 16, 64 and 1024, with
+//! `FPGACL_THREADS=1` and `2`: at each depth the two profiles (every kernel's counters, stall
+//! figures and emulated times) are the same byte for byte after the header, and so are the
+//! device times the host prints; the consumer's count, sum and order hash are checked by the
+//! host itself.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use fpgacl_profile_format::read_profile;
+use fpgacl_tests::{
+    beside_cpu_hog, compile_example, example, fpgacl_cli, fpgacl_lib_dir, run_with_timeout,
+    scratch_dir, Linkage,
+};
+
+const DEPTHS: [u32; 4] = [1, 16, 64, 1024];
+const THREADS: [&str; 2] = ["1", "2"];
+const VALUES: u32 = 20_000;
+
+/// One profiled run: the profile's bytes after the header and the host's device-time lines.
+fn profile_once(bin: &Path, dir: &Path, depth: u32, threads: &str) -> (Vec<u8>, Vec<String>) {
+    let out_file = dir.join(format!("d{depth}-t{threads}.mon"));
+    let _ = std::fs::remove_file(&out_file);
+    let mut cmd = Command::new(fpgacl_cli());
+    cmd.arg("profile")
+        .arg("-q")
+        .arg("-o")
+        .arg(&out_file)
+        .arg("--")
+        .arg(bin)
+        .current_dir(dir)
+        .env("FPGACL_THREADS", threads)
+        .env("FPGACL_LIB_DIR", fpgacl_lib_dir())
+        .env("CHPAIR_DEPTH", depth.to_string())
+        .env("CHPAIR_N", VALUES.to_string())
+        .env("CHPAIR_RUNS", "2")
+        .env_remove("ACL_RUNTIME_PROFILING_ACTIVE")
+        .env_remove("FPGACL_PROFILE_OUT")
+        .env_remove("FPGACL_AUTORUN_CUMULATIVE")
+        .env_remove("OCL_ICD_VENDORS");
+    let out = run_with_timeout(&mut cmd, Duration::from_secs(300)).expect("run fpgacl profile");
+    assert!(out.success(), "depth {depth}: {}", out.describe());
+    assert!(!out.stderr.contains("deadlock"), "{}", out.describe());
+    // "channel_pair depth D: N values in X ms host wall = V values/s (device T ms)"
+    let device: Vec<String> = out
+        .stdout
+        .lines()
+        .filter_map(|l| l.split("(device ").nth(1))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(device.len(), 2, "{}", out.describe());
+    let p = read_profile(&out_file).expect("profile reads");
+    assert_eq!(
+        p.kernel_runs().count(),
+        4,
+        "2 runs of producer and consumer"
+    );
+    let bytes = std::fs::read(&out_file).expect("profile written");
+    assert!(bytes.len() > 21 && bytes[12] == 1, "header frame first");
+    let len = u32::from_le_bytes(bytes[13..17].try_into().unwrap()) as usize;
+    (bytes[21 + len..].to_vec(), device)
+}
+
+#[test]
+fn pair_profiles_are_identical_across_worker_counts_at_every_depth() {
+    let _ = fpgacl_lib_dir();
+    let ex = example("channel_pair").expect("example channel_pair");
+    let bin = compile_example(ex, &Linkage::IcdLoader);
+    let dir = scratch_dir("channel-ring");
+    std::fs::create_dir_all(&dir).unwrap();
+    let runs: Vec<Vec<(Vec<u8>, Vec<String>)>> = beside_cpu_hog(2, || {
+        DEPTHS
+            .iter()
+            .map(|&d| {
+                THREADS
+                    .iter()
+                    .map(|t| profile_once(&bin, &dir, d, t))
+                    .collect()
+            })
+            .collect()
+    });
+    for (d, per_threads) in DEPTHS.iter().zip(&runs) {
+        let (a, da) = &per_threads[0];
+        let (b, db) = &per_threads[1];
+        assert_eq!(
+            da, db,
+            "depth {d}: device times differ between 1 and 2 workers"
+        );
+        assert_eq!(
+            da[0], da[1],
+            "depth {d}: the two runs of one process differ in device time"
+        );
+        if a != b {
+            let at = a.iter().zip(b).position(|(x, y)| x != y);
+            panic!(
+                "depth {d}: the profiles with 1 and 2 workers differ at byte {at:?} after the \
+                 header ({} vs {} bytes)",
+                a.len(),
+                b.len()
+            );
+        }
+    }
+}
