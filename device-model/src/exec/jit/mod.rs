@@ -183,6 +183,7 @@ pub fn run(
             )
         }
     };
+    let cnt = helpers::CountEnv::of(m);
     let mut f = Frame {
         regions: m.regions.as_ptr(),
         nregions: m.regions.len() as u64,
@@ -199,6 +200,7 @@ pub fn run(
         nregs: regs.len(),
         tmp: 0,
         trap: None,
+        cnt,
     };
     // SAFETY: the code was compiled from `m.code` (the `Code` holding `j`); the frame points
     // at live state of `m` and at `regs`, which nothing else touches during the call.
