@@ -788,3 +788,61 @@ fn inline_counting_agrees_across_groups_and_threads() {
         }
     }
 }
+
+/// `sqrt` and `rsqrt` (compiled inline) give the interpreter's bits on special and random
+/// inputs: zeros, infinities, quiet and signalling NaNs, negatives, subnormals, extremes.
+#[test]
+fn inline_square_roots_give_the_interpreters_bits() {
+    let m = compile(
+        "roots.cl",
+        "__kernel void roots(__global const uint *in, __global uint *out) {\n\
+         int i = get_global_id(0);\n\
+         float x = as_float(in[i]);\n\
+         double y = (double)x * 1.25;\n\
+         out[6 * i] = as_uint(sqrt(x));\n\
+         out[6 * i + 1] = as_uint(rsqrt(x));\n\
+         ulong s = as_ulong(sqrt(y)), r = as_ulong(rsqrt(y));\n\
+         out[6 * i + 2] = (uint)s; out[6 * i + 3] = (uint)(s >> 32);\n\
+         out[6 * i + 4] = (uint)r; out[6 * i + 5] = (uint)(r >> 32);\n}\n",
+    );
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let mut input = pseudo(64, 31);
+    input[..16].copy_from_slice(&[
+        0,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7fa0_0001,
+        0xffc0_0001,
+        1,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0xbf80_0000,
+        0x4080_0000,
+        0x4000_0000,
+        0x3f80_0000,
+        0x0000_ffff,
+        0x3e80_0001,
+    ]);
+    let c = Case {
+        kernel: "roots",
+        dims: 1,
+        global: [64, 1, 1],
+        local: Some([16, 1, 1]),
+        bufs: vec![input, vec![0; 64 * 6]],
+        args: vec![Ok(0), Ok(1)],
+    };
+    let interp = instance(&m, Backend::Interp, OobMode::Report);
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    assert!(jit.compiled(0));
+    let a = run_case(&interp, &m, &report, &c, false);
+    let b = run_case(&jit, &m, &report, &c, false);
+    assert_eq!(a.0, b.0, "results differ");
+    assert_eq!(format!("{:?}", a.1), format!("{:?}", b.1));
+    // sqrt(4) = 2 and rsqrt(4) = 0.5 (input 11).
+    let out = &b.0[1];
+    let word = |j: usize| u32::from_le_bytes(out[4 * j..4 * j + 4].try_into().unwrap());
+    assert_eq!(f32::from_bits(word(6 * 11)), 2.0);
+    assert_eq!(f32::from_bits(word(6 * 11 + 1)), 0.5);
+}

@@ -18,7 +18,8 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module as ClifModule};
 use fpgacl_kernel_compiler::ir::{
-    ArgKind, BinOp, CmpOp, Function, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK, REGION_SHIFT,
+    ArgKind, BinOp, BuiltinFn, CmpOp, Function, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK,
+    REGION_SHIFT,
 };
 use std::mem::{offset_of, size_of};
 
@@ -81,6 +82,13 @@ fn targets(op: &Op, code: &Code) -> Vec<u32> {
     t.sort_unstable();
     t.dedup();
     t
+}
+
+/// Lane builtins compiled inline ([`Tr::lane_inline`]); the others call `builtins::lane`.
+fn lane_inlinable(f: BuiltinFn, k: Scalar, a: u32) -> bool {
+    matches!(f, BuiltinFn::Sqrt | BuiltinFn::Rsqrt)
+        && matches!(k, Scalar::F32 | Scalar::F64)
+        && a != NONE
 }
 
 /// Helper signatures.
@@ -473,6 +481,31 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.ins().bitcast(I64, MemFlagsData::new(), x)
     }
 
+    /// `sqrt` and `rsqrt` of a float or double inline (see [`lane_inlinable`]): the interpreter's `builtins::lane`
+    /// computes them in double precision (`1.0 / x.sqrt()`) and rounds to the lane's kind,
+    /// which is what this emits (the same IEEE operations: promote, square root, divide,
+    /// demote; no NaN canonicalisation).
+    fn lane_inline(&mut self, f: BuiltinFn, k: Scalar, a: u32) -> Value {
+        let v = self.v(a);
+        let x = if k == Scalar::F32 {
+            let x = self.f32_of(v);
+            self.b.ins().fpromote(types::F64, x)
+        } else {
+            self.f64_of(v)
+        };
+        let mut r = self.b.ins().sqrt(x);
+        if f == BuiltinFn::Rsqrt {
+            let one = self.b.ins().f64const(1.0);
+            r = self.b.ins().fdiv(one, r);
+        }
+        if k == Scalar::F32 {
+            let r = self.b.ins().fdemote(types::F32, r);
+            self.of_f32(r)
+        } else {
+            self.of_f64(r)
+        }
+    }
+
     fn bool64(&mut self, c: Value) -> Value {
         self.b.ins().uextend(I64, c)
     }
@@ -769,6 +802,21 @@ impl<'a, 'b> Tr<'a, 'b> {
             let c = t.b.ins().uextend(I64, c);
             bump(t, f, c);
         };
+        // Counters that are usually not bumped are only written when they are: a branch
+        // (predictable in loops) instead of a load and a store of every field per access.
+        let bump_when = |t: &mut Self, c: Value, fs: &[(usize, Value)]| {
+            let yes = t.b.create_block();
+            let next = t.b.create_block();
+            t.b.ins().brif(c, yes, &[], next, &[]);
+            t.b.switch_to_block(yes);
+            t.b.seal_block(yes);
+            for &(f, v) in fs {
+                bump_if(t, f, v);
+            }
+            t.b.ins().jump(next, &[]);
+            t.b.switch_to_block(next);
+            t.b.seal_block(next);
+        };
         bump(self, field::FIRES, one);
         let szv = self.c64(size);
         bump(self, field::BYTES, szv);
@@ -787,12 +835,16 @@ impl<'a, 'b> Tr<'a, 'b> {
         let nseq = self.b.ins().icmp_imm_s(IntCC::Equal, seq, 0);
         let rep = self.b.ins().band(same, nseq);
         let rep = self.b.ins().band(had, rep);
-        bump_if(self, field::SEQUENTIAL, seq);
-        bump_if(self, field::REPEATED, rep);
+        let any = self.b.ins().bor(seq, rep);
+        bump_when(
+            self,
+            any,
+            &[(field::SEQUENTIAL, seq), (field::REPEATED, rep)],
+        );
         if align > 1 {
             let low = self.b.ins().band_imm_s(addr, (align - 1) as i64);
             let un = self.b.ins().icmp_imm_s(IntCC::NotEqual, low, 0);
-            bump_if(self, field::UNALIGNED, un);
+            bump_when(self, un, &[(field::UNALIGNED, un)]);
         }
         if size == 0 {
             self.b.ins().jump(done, &[]);
@@ -814,7 +866,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         let d = self.b.ins().isub(w1, w0);
         let d1 = self.b.ins().iadd_imm_s(d, 1);
         let cross = self.b.ins().icmp(IntCC::UnsignedGreaterThan, d1, need);
-        bump_if(self, field::CROSSING, cross);
+        bump_when(self, cross, &[(field::CROSSING, cross)]);
         // The issue slot: the work-item's count of this tracker's executions (per wide
         // access), saturating at `ISSUE_SLOTS`; slot 0 for groups of one work-item.
         let islot = self.b.create_block();
@@ -1606,6 +1658,10 @@ impl<'a, 'b> Tr<'a, 'b> {
                 for (i, x) in out.into_iter().enumerate() {
                     self.d(c.d + i as u32, x);
                 }
+            }
+            Op::Lane { f, k, d, a, .. } if lane_inlinable(f, k, a) => {
+                let x = self.lane_inline(f, k, a);
+                self.d(d, x);
             }
             Op::Lane { d, a, b, c, .. } => {
                 let args: Vec<Value> = [a, b, c]
