@@ -971,15 +971,35 @@ impl<'a, 'b> Tr<'a, 'b> {
             .icmp(IntCC::UnsignedLessThanOrEqual, grown, maxw);
         let go_on = self.b.ins().band(cont, fits);
         let len = self.b.ins().select(go_on, grown, new);
+        // The common case in loops, an access within the word the burst already holds
+        // (no new word, the burst goes on): the tracker, WORDS and BURSTS stay as they are.
+        let full = self.b.create_block();
+        let maxchk = self.b.create_block();
+        let raise = self.b.create_block();
+        // (Same word: w0 = w1 = the tracker's last word, so `len` is its length.)
+        let one_word = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+        let none = self.b.ins().band(nf_same, one_word);
+        let same_word = self.b.ins().band(none, go_on);
+        self.b.ins().brif(same_word, maxchk, &[], full, &[]);
+        self.b.switch_to_block(full);
+        self.b.seal_block(full);
         let started = self.b.ins().icmp_imm_s(IntCC::Equal, go_on, 0);
         bump_if(self, field::BURSTS, started);
         self.b.ins().store(rw, len, bp, o1);
         self.b.ins().store(rw, w1, bp, o0);
         bump(self, field::WORDS, new);
+        self.b.ins().jump(maxchk, &[]);
+        // MAX_BURST of the accessing site (a coalesced group's tracker is shared, its rows
+        // are not): raised when the burst is longer.
+        self.b.switch_to_block(maxchk);
+        self.b.seal_block(maxchk);
         let mo = row + (field::MAX_BURST * 8) as i32;
         let mx = self.b.ins().load(I64, rw, rows, mo);
-        let mx = self.b.ins().umax(mx, len);
-        self.b.ins().store(rw, mx, rows, mo);
+        let longer = self.b.ins().icmp(IntCC::UnsignedLessThan, mx, len);
+        self.b.ins().brif(longer, raise, &[], done, &[]);
+        self.b.switch_to_block(raise);
+        self.b.seal_block(raise);
+        self.b.ins().store(rw, len, rows, mo);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
         self.b.seal_block(done);
