@@ -789,10 +789,12 @@ fn inline_counting_agrees_across_groups_and_threads() {
     }
 }
 
-/// `sqrt` and `rsqrt` (compiled inline) give the interpreter's bits on special and random
-/// inputs: zeros, infinities, quiet and signalling NaNs, negatives, subnormals, extremes.
+/// `sqrt` and `rsqrt` (compiled inline) and `mad` (scalar and vector, through the helper) give
+/// the interpreter's bits on special and random inputs: zeros, infinities, quiet and
+/// signalling NaNs (also as pairs: which NaN a product returns), negatives, subnormals,
+/// extremes.
 #[test]
-fn inline_square_roots_give_the_interpreters_bits() {
+fn inline_sqrt_rsqrt_and_mad_give_the_interpreters_bits() {
     let m = compile(
         "roots.cl",
         "__kernel void roots(__global const uint *in, __global uint *out) {\n\
@@ -803,7 +805,16 @@ fn inline_square_roots_give_the_interpreters_bits() {
          out[6 * i + 1] = as_uint(rsqrt(x));\n\
          ulong s = as_ulong(sqrt(y)), r = as_ulong(rsqrt(y));\n\
          out[6 * i + 2] = (uint)s; out[6 * i + 3] = (uint)(s >> 32);\n\
-         out[6 * i + 4] = (uint)r; out[6 * i + 5] = (uint)(r >> 32);\n}\n",
+         out[6 * i + 4] = (uint)r; out[6 * i + 5] = (uint)(r >> 32);\n\
+         float u = as_float(in[(i + 1) & 63]), v = as_float(in[(i + 7) & 63]);\n\
+         float m = mad(x, u, v);\n\
+         float3 mv = mad((float3)(x, u, m), (float3)(v, 2.0f, x), (float3)(u, x, 1.0f));\n\
+         ulong md = as_ulong(mad(y, (double)u, (double)v));\n\
+         out[384 + 6 * i] = as_uint(m); out[384 + 6 * i + 1] = as_uint(mv.x);\n\
+         out[384 + 6 * i + 2] = as_uint(mv.y); out[384 + 6 * i + 3] = as_uint(mv.z);\n\
+         out[384 + 6 * i + 4] = (uint)md; out[384 + 6 * i + 5] = (uint)(md >> 32);\n\
+         float2 sv = rsqrt((float2)(x, u));\n\
+         out[768 + 2 * i] = as_uint(sv.x); out[768 + 2 * i + 1] = as_uint(sv.y);\n}\n",
     );
     let report = analysis::analyze(&m, &Board::default_board().analysis_params());
     let mut input = pseudo(64, 31);
@@ -830,7 +841,7 @@ fn inline_square_roots_give_the_interpreters_bits() {
         dims: 1,
         global: [64, 1, 1],
         local: Some([16, 1, 1]),
-        bufs: vec![input, vec![0; 64 * 6]],
+        bufs: vec![input, vec![0; 64 * 14]],
         args: vec![Ok(0), Ok(1)],
     };
     let interp = instance(&m, Backend::Interp, OobMode::Report);

@@ -84,10 +84,13 @@ fn targets(op: &Op, code: &Code) -> Vec<u32> {
     t
 }
 
-/// Lane builtins compiled inline ([`Tr::lane_inline`]); the others call `builtins::lane`.
+/// Lane builtins compiled inline ([`Tr::lane_inline`]): `sqrt` and `rsqrt` of floats and
+/// doubles; the others call `builtins::lane`. (`mad` is not: which operand's NaN a product
+/// returns when both are NaN depends on the operand order the Rust compiler picked for the
+/// interpreter's multiply, so only the same machine code is sure to agree.)
 fn lane_inlinable(f: BuiltinFn, k: Scalar, a: u32) -> bool {
-    matches!(f, BuiltinFn::Sqrt | BuiltinFn::Rsqrt)
-        && matches!(k, Scalar::F32 | Scalar::F64)
+    matches!(k, Scalar::F32 | Scalar::F64)
+        && matches!(f, BuiltinFn::Sqrt | BuiltinFn::Rsqrt)
         && a != NONE
 }
 
@@ -481,24 +484,24 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.ins().bitcast(I64, MemFlagsData::new(), x)
     }
 
-    /// `sqrt` and `rsqrt` of a float or double inline (see [`lane_inlinable`]): the interpreter's `builtins::lane`
-    /// computes them in double precision (`1.0 / x.sqrt()`) and rounds to the lane's kind,
-    /// which is what this emits (the same IEEE operations: promote, square root, divide,
-    /// demote; no NaN canonicalisation).
-    fn lane_inline(&mut self, f: BuiltinFn, k: Scalar, a: u32) -> Value {
-        let v = self.v(a);
-        let x = if k == Scalar::F32 {
-            let x = self.f32_of(v);
-            self.b.ins().fpromote(types::F64, x)
+    /// `sqrt` or `rsqrt` of operand value `x` inline (see [`lane_inlinable`]), as
+    /// `builtins::lane` computes it: in double precision (`1.0 / x.sqrt()`), rounded to the
+    /// lane's kind (promote, square root, divide, demote: the same IEEE operations, no NaN
+    /// canonicalisation).
+    fn lane_inline(&mut self, f: BuiltinFn, k: Scalar, x: Value) -> Value {
+        let f32k = k == Scalar::F32;
+        let v = if f32k {
+            let v = self.f32_of(x);
+            self.b.ins().fpromote(types::F64, v)
         } else {
-            self.f64_of(v)
+            self.f64_of(x)
         };
-        let mut r = self.b.ins().sqrt(x);
+        let mut r = self.b.ins().sqrt(v);
         if f == BuiltinFn::Rsqrt {
             let one = self.b.ins().f64const(1.0);
             r = self.b.ins().fdiv(one, r);
         }
-        if k == Scalar::F32 {
+        if f32k {
             let r = self.b.ins().fdemote(types::F32, r);
             self.of_f32(r)
         } else {
@@ -1680,8 +1683,9 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
             }
             Op::Lane { f, k, d, a, .. } if lane_inlinable(f, k, a) => {
-                let x = self.lane_inline(f, k, a);
-                self.d(d, x);
+                let x = self.v(a);
+                let r = self.lane_inline(f, k, x);
+                self.d(d, r);
             }
             Op::Lane { d, a, b, c, .. } => {
                 let args: Vec<Value> = [a, b, c]
@@ -1699,8 +1703,17 @@ impl<'a, 'b> Tr<'a, 'b> {
                 self.d(d, x);
             }
             Op::LaneV {
-                n, dn, d, a, b, c, ..
+                f,
+                k,
+                n,
+                dn,
+                d,
+                a,
+                b,
+                c,
+                ..
             } => {
+                let inline = lane_inlinable(f, k, a);
                 let mut out = Vec::new();
                 for i in 0..n as u32 {
                     let args: Vec<Value> = [a, b, c]
@@ -1713,6 +1726,10 @@ impl<'a, 'b> Tr<'a, 'b> {
                             }
                         })
                         .collect();
+                    if inline {
+                        out.push(self.lane_inline(f, k, args[0]));
+                        continue;
+                    }
                     let pcv = self.c32(pc);
                     out.push(
                         self.call(
