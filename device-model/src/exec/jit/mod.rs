@@ -156,8 +156,8 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
 }
 
 /// Runs the current work-item of `m` through the compiled kernel; `None` when this run cannot
-/// use it (then the interpreter runs the item). Inlined into `Machine::run`: returning the
-/// large result through a call cost about a tenth of vector add's CPU time.
+/// use it (then the interpreter runs the item). Inlined into `Machine::run`, so that the large
+/// result is not returned through a call once per work-item.
 #[inline]
 pub fn run(
     j: &JitKernel,
