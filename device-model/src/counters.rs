@@ -133,6 +133,12 @@ impl CounterBlock {
             .ok()
     }
 
+    /// The site rows (`field::COUNT` counters per site, row-major) and the site count, for
+    /// compiled kernels that count accesses in place (`exec::jit`, single writer).
+    pub(crate) fn site_rows(&self) -> (*const AtomicU64, usize) {
+        (self.data.as_ptr(), self.nsites)
+    }
+
     /// The loop counters (header visits by loop, then entries by loop) and the loop count,
     /// for compiled kernels that bump them in place (`exec::jit`, single writer).
     pub(crate) fn loop_slots(&self) -> (&[AtomicU64], usize) {

@@ -574,3 +574,344 @@ fn a_large_kernel_compiled_with_the_fast_tier_agrees_bit_for_bit() {
         assert_eq!(format!("{ra:?}"), format!("{rb:?}"), "timed {timed}");
     }
 }
+
+// ---- the inline access counting of compiled code (`Tr::count`) against `Machine::count` ----
+
+/// Kernels for each case of the counters: sequential and repeated addresses, unaligned and
+/// word-crossing accesses, bursts that continue, break and reach the longest burst, issue
+/// slots across the work-items of a group (and beyond `ISSUE_SLOTS`), statically coalesced
+/// groups (rule M0'), single work-item order and a site fired only on some work-items.
+const COUNTING: &str = r#"
+__kernel void seq_rep(__global const int *a, __global int *b) {
+    int i = get_global_id(0);
+    b[i] = a[i] + a[0] + a[i & ~3];
+}
+
+__kernel void unaligned(__global const char *a, __global int *b) {
+    int i = get_global_id(0);
+    b[i] = *(__global const int *)(a + 4 * i + 1) + *(__global const short *)(a + 2 * i + 1);
+}
+
+__kernel void vec_cross(__global const float *a, __global float4 *b) {
+    int i = get_global_id(0);
+    float4 x = vload4(0, a + 4 * i + 1);
+    float3 y = vload3(i, a + 2);
+    b[i] = x + (float4)(y, 1.0f);
+}
+
+__kernel void strided(__global const int *a, __global int *b, int s) {
+    int i = get_global_id(0);
+    b[i] = a[(i * s) & 1023] + a[(i / 3) * 5 & 1023];
+}
+
+__kernel void slots(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    int acc = 0;
+    for (int k = 0; k < n; k++)
+        acc += a[(k * get_global_size(0) + i) & 4095] + a[(i * n + k) & 4095];
+    b[i] = acc;
+}
+
+__kernel void unrolled(__global const float *restrict a, __global float *restrict b) {
+    int i = get_global_id(0);
+    #pragma unroll
+    for (int k = 0; k < 16; k++)
+        b[i * 16 + k] = a[i * 16 + k] * 2.0f;
+}
+
+__kernel void sites4(__global const float *restrict a, __global float *restrict b) {
+    int i = get_global_id(0);
+    float x0 = a[4 * i];
+    float x1 = a[4 * i + 1];
+    float x2 = a[4 * i + 2];
+    float x3 = a[4 * i + 3];
+    b[i] = x0 + x1 + x2 + x3;
+}
+
+__kernel void task(__global const int *a, __global int *b, int n) {
+    for (int k = 0; k < n; k++)
+        b[k] = a[k] + a[k / 2] + a[(k * 7) & 1023];
+}
+
+__kernel void some(__global const int *a, __global long *b) {
+    int i = get_global_id(0);
+    if (a[i] & 1)
+        b[i] = a[i + 1];
+    vstore2((long2)(i, i), i, (__global long *)((__global char *)b + 4));
+}
+"#;
+
+/// A board with memory words of `width` bytes and bursts of at most `burst` words.
+fn board(width: u32, burst: u32) -> Board {
+    let mut b = Board::default_board();
+    b.global_memory[0].width_bytes = width;
+    b.global_memory[0].max_burst_words = burst;
+    b
+}
+
+fn counting_cases() -> Vec<Case> {
+    let a = pseudo(4096, 21);
+    let floats4k = floats(4096, 22);
+    vec![
+        Case {
+            kernel: "seq_rep",
+            dims: 1,
+            global: [256, 1, 1],
+            local: Some([16, 1, 1]),
+            bufs: vec![a.clone(), vec![0; 256]],
+            args: vec![Ok(0), Ok(1)],
+        },
+        Case {
+            kernel: "unaligned",
+            dims: 1,
+            global: [200, 1, 1],
+            local: Some([8, 1, 1]),
+            bufs: vec![a.clone(), vec![0; 200]],
+            args: vec![Ok(0), Ok(1)],
+        },
+        Case {
+            kernel: "vec_cross",
+            dims: 1,
+            global: [200, 1, 1],
+            local: Some([20, 1, 1]),
+            bufs: vec![floats4k.clone(), vec![0; 800]],
+            args: vec![Ok(0), Ok(1)],
+        },
+        Case {
+            kernel: "strided",
+            dims: 1,
+            global: [300, 1, 1],
+            local: Some([30, 1, 1]),
+            bufs: vec![a.clone(), vec![0; 300]],
+            args: vec![Ok(0), Ok(1), Err(3)],
+        },
+        Case {
+            kernel: "strided",
+            dims: 1,
+            global: [300, 1, 1],
+            local: Some([300, 1, 1]),
+            bufs: vec![a.clone(), vec![0; 300]],
+            args: vec![Ok(0), Ok(1), Err(1)],
+        },
+        // 1100 executions per work-item: past ISSUE_SLOTS (1024), where slots are shared.
+        Case {
+            kernel: "slots",
+            dims: 1,
+            global: [8, 1, 1],
+            local: Some([4, 1, 1]),
+            bufs: vec![a.clone(), vec![0; 8]],
+            args: vec![Ok(0), Ok(1), Err(1100)],
+        },
+        Case {
+            kernel: "unrolled",
+            dims: 1,
+            global: [128, 1, 1],
+            local: Some([32, 1, 1]),
+            bufs: vec![floats4k.clone(), vec![0; 2048]],
+            args: vec![Ok(0), Ok(1)],
+        },
+        Case {
+            kernel: "sites4",
+            dims: 1,
+            global: [256, 1, 1],
+            local: Some([64, 1, 1]),
+            bufs: vec![floats4k.clone(), vec![0; 256]],
+            args: vec![Ok(0), Ok(1)],
+        },
+        Case {
+            kernel: "task",
+            dims: 1,
+            global: [1, 1, 1],
+            local: Some([1, 1, 1]),
+            bufs: vec![a.clone(), vec![0; 1024]],
+            args: vec![Ok(0), Ok(1), Err(1000)],
+        },
+        Case {
+            kernel: "some",
+            dims: 1,
+            global: [100, 1, 1],
+            local: Some([10, 1, 1]),
+            bufs: vec![a, vec![0; 512]],
+            args: vec![Ok(0), Ok(1)],
+        },
+    ]
+}
+
+/// Every counter of every site, the loop counters and the emulated end time of the compiled
+/// kernels equal the interpreter's on boards with 64-byte words and 16-word bursts (the
+/// default), 4-byte words and 2-word bursts (bursts break at the maximum often), 16-byte
+/// words and 1-word bursts, 1-byte words, and 24-byte words (not a power of two: every
+/// access takes the out-of-line path).
+#[test]
+fn inline_counting_matches_the_interpreter_on_every_counter_case() {
+    let m = compile("counting.cl", COUNTING);
+    let mut seen = SiteCounts::default();
+    for (w, mb) in [(64, 16), (4, 2), (16, 1), (1, 4), (24, 3)] {
+        let bd = board(w, mb);
+        let report = analysis::analyze(&m, &bd.analysis_params());
+        let inst = |backend| {
+            ProgramInstance::new(
+                m.clone(),
+                &bd,
+                ExecConfig {
+                    threads: 1,
+                    backend: Some(backend),
+                    oob: Some(OobMode::Report),
+                    ..Default::default()
+                },
+            )
+            .expect("decodes")
+        };
+        let (interp, jit) = (inst(Backend::Interp), inst(Backend::Jit));
+        for c in counting_cases() {
+            let k = m.kernels.iter().position(|f| f.name == c.kernel).unwrap() as u32;
+            assert!(jit.compiled(k), "{} was not compiled", c.kernel);
+            for timed in [false, true] {
+                let a = run_case(&interp, &m, &report, &c, timed);
+                let b = run_case(&jit, &m, &report, &c, timed);
+                let what = format!(
+                    "{} on {w}-byte words, bursts {mb} (timed {timed})",
+                    c.kernel
+                );
+                assert_eq!(a.0, b.0, "{what}: outputs differ");
+                let (ra, rb) = (a.1.as_ref().unwrap(), b.1.as_ref().unwrap());
+                assert_eq!(ra.counters, rb.counters, "{what}: counters differ");
+                assert_eq!(ra.end_tick, rb.end_tick, "{what}: emulated end differs");
+                assert_eq!(format!("{ra:?}"), format!("{rb:?}"), "{what}");
+                for s in &ra.counters.sites {
+                    seen.sequential += s.sequential;
+                    seen.repeated += s.repeated;
+                    seen.unaligned += s.unaligned;
+                    seen.crossing += s.crossing;
+                    seen.bursts += s.bursts;
+                    seen.words += s.words;
+                    if s.max_burst == mb as u64 && s.bursts > 1 {
+                        seen.max_burst += 1;
+                    }
+                }
+            }
+        }
+    }
+    // Each case was exercised (not only agreed on while zero).
+    assert!(seen.sequential > 0 && seen.repeated > 0, "{seen:?}");
+    assert!(seen.unaligned > 0 && seen.crossing > 0, "{seen:?}");
+    assert!(seen.bursts > 0 && seen.words > seen.bursts, "{seen:?}");
+    assert!(
+        seen.max_burst > 0,
+        "no site reached the longest burst: {seen:?}"
+    );
+}
+
+/// Rows of burst trackers are added as issue slots appear (the out-of-line `h_rows`) and reset
+/// per work-group; a second run of the same instance starts from fresh trackers. Many groups
+/// of many work-items, two workers.
+#[test]
+fn inline_counting_agrees_across_groups_and_threads() {
+    let m = compile("counting.cl", COUNTING);
+    let bd = board(8, 4);
+    let report = analysis::analyze(&m, &bd.analysis_params());
+    let inst = |backend, threads| {
+        ProgramInstance::new(
+            m.clone(),
+            &bd,
+            ExecConfig {
+                threads,
+                backend: Some(backend),
+                oob: Some(OobMode::Report),
+                ..Default::default()
+            },
+        )
+        .expect("decodes")
+    };
+    let c = Case {
+        kernel: "slots",
+        dims: 1,
+        global: [64, 1, 1],
+        local: Some([8, 1, 1]),
+        bufs: vec![pseudo(4096, 23), vec![0; 64]],
+        args: vec![Ok(0), Ok(1), Err(40)],
+    };
+    let reference = run_case(&inst(Backend::Interp, 1), &m, &report, &c, true);
+    for threads in [1, 2] {
+        let jit = inst(Backend::Jit, threads);
+        for _ in 0..2 {
+            let b = run_case(&jit, &m, &report, &c, true);
+            assert_eq!(reference.0, b.0);
+            let (ra, rb) = (reference.1.as_ref().unwrap(), b.1.as_ref().unwrap());
+            assert_eq!(ra.counters, rb.counters, "{threads} threads");
+            if threads == 1 {
+                // (Timed runs on several workers give no single end time.)
+                assert_eq!(ra.end_tick, rb.end_tick);
+            }
+        }
+    }
+}
+
+/// `sqrt` and `rsqrt` (compiled inline) and `mad` (scalar and vector, through the helper) give
+/// the interpreter's bits on special and random inputs: zeros, infinities, quiet and
+/// signalling NaNs (also as pairs: which NaN a product returns), negatives, subnormals,
+/// extremes.
+#[test]
+fn inline_sqrt_rsqrt_and_mad_give_the_interpreters_bits() {
+    let m = compile(
+        "roots.cl",
+        "__kernel void roots(__global const uint *in, __global uint *out) {\n\
+         int i = get_global_id(0);\n\
+         float x = as_float(in[i]);\n\
+         double y = (double)x * 1.25;\n\
+         out[6 * i] = as_uint(sqrt(x));\n\
+         out[6 * i + 1] = as_uint(rsqrt(x));\n\
+         ulong s = as_ulong(sqrt(y)), r = as_ulong(rsqrt(y));\n\
+         out[6 * i + 2] = (uint)s; out[6 * i + 3] = (uint)(s >> 32);\n\
+         out[6 * i + 4] = (uint)r; out[6 * i + 5] = (uint)(r >> 32);\n\
+         float u = as_float(in[(i + 1) & 63]), v = as_float(in[(i + 7) & 63]);\n\
+         float m = mad(x, u, v);\n\
+         float3 mv = mad((float3)(x, u, m), (float3)(v, 2.0f, x), (float3)(u, x, 1.0f));\n\
+         ulong md = as_ulong(mad(y, (double)u, (double)v));\n\
+         out[384 + 6 * i] = as_uint(m); out[384 + 6 * i + 1] = as_uint(mv.x);\n\
+         out[384 + 6 * i + 2] = as_uint(mv.y); out[384 + 6 * i + 3] = as_uint(mv.z);\n\
+         out[384 + 6 * i + 4] = (uint)md; out[384 + 6 * i + 5] = (uint)(md >> 32);\n\
+         float2 sv = rsqrt((float2)(x, u));\n\
+         out[768 + 2 * i] = as_uint(sv.x); out[768 + 2 * i + 1] = as_uint(sv.y);\n}\n",
+    );
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let mut input = pseudo(64, 31);
+    input[..16].copy_from_slice(&[
+        0,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7fa0_0001,
+        0xffc0_0001,
+        1,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0xbf80_0000,
+        0x4080_0000,
+        0x4000_0000,
+        0x3f80_0000,
+        0x0000_ffff,
+        0x3e80_0001,
+    ]);
+    let c = Case {
+        kernel: "roots",
+        dims: 1,
+        global: [64, 1, 1],
+        local: Some([16, 1, 1]),
+        bufs: vec![input, vec![0; 64 * 14]],
+        args: vec![Ok(0), Ok(1)],
+    };
+    let interp = instance(&m, Backend::Interp, OobMode::Report);
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    assert!(jit.compiled(0));
+    let a = run_case(&interp, &m, &report, &c, false);
+    let b = run_case(&jit, &m, &report, &c, false);
+    assert_eq!(a.0, b.0, "results differ");
+    assert_eq!(format!("{:?}", a.1), format!("{:?}", b.1));
+    // sqrt(4) = 2 and rsqrt(4) = 0.5 (input 11).
+    let out = &b.0[1];
+    let word = |j: usize| u32::from_le_bytes(out[4 * j..4 * j + 4].try_into().unwrap());
+    assert_eq!(f32::from_bits(word(6 * 11)), 2.0);
+    assert_eq!(f32::from_bits(word(6 * 11 + 1)), 0.5);
+}

@@ -691,7 +691,7 @@ impl Machine<'_> {
     /// Marks burst rows `..rows` as used, adding rows that do not exist yet (rare: at most
     /// `ISSUE_SLOTS + 1` rows per worker, kept across groups).
     #[cold]
-    fn add_burst_rows(&mut self, rows: usize, sites: usize) {
+    pub(super) fn add_burst_rows(&mut self, rows: usize, sites: usize) {
         if self.bursts.len() < rows * sites {
             self.bursts.resize(rows * sites, (u64::MAX, 0));
         }

@@ -10,6 +10,7 @@ use super::super::interp::{
 use super::super::values::{convert, float_val};
 use crate::fault::FaultKind;
 use fpgacl_kernel_compiler::ir::CmpOp;
+use std::sync::atomic::AtomicU64;
 
 /// What a compiled work-item runs with. The fields up to `m` are read by compiled code at
 /// fixed offsets (`std::mem::offset_of!`); the rest is for the helpers.
@@ -35,6 +36,89 @@ pub struct Frame {
     /// Second result of a helper.
     pub tmp: u64,
     pub trap: Option<Trap>,
+    /// What the inline counting code reads and writes (`CountEnv`).
+    pub cnt: CountEnv,
+}
+
+/// The state of `Machine::count` as compiled code reads and writes it in place: the common
+/// path of every counted access runs inline (`Tr::count`) on these pointers into the
+/// machine's own counter block, last addresses, issue slots and burst trackers, so the
+/// interpreter (cold ops, the out-of-line path) and compiled code share one state. Read at
+/// fixed offsets (`offset_of!`).
+#[repr(C)]
+pub struct CountEnv {
+    /// Sites the inline path may count: the smallest of the counter block's site rows, the
+    /// last-address table, the coalescing table (when present) and the work-item's issue
+    /// counters (when present); 0 when the board's word width is not a power of two (every
+    /// access then calls `h_count`). An access of a site at or above it (or whose coalesced
+    /// tracker is) calls `h_count`, which checks as `Machine::count` does.
+    pub nsites: u64,
+    /// Site rows of the counter block (`field::COUNT` counters each, single writer).
+    pub rows: *const AtomicU64,
+    /// Last address per site (`Machine::last`) and its length (the burst table's row stride).
+    pub last: *mut u64,
+    pub nlast: u64,
+    /// (tracker site, accesses per wide access) per site (`Machine::coalesce`); null: none.
+    pub coalesce: *const (u32, u32),
+    /// The running work-item's issue counters (`Machine::issued` from `issued_base`); null
+    /// for groups of one work-item (slot 0).
+    pub issued: *mut u32,
+    /// `log2` of the memory word and the longest burst in words.
+    pub word_shift: u64,
+    pub max_burst: u64,
+    /// The burst trackers (`Machine::bursts`), their length and the rows in use: these change
+    /// when rows are added (`h_rows`, `h_count`, `h_cold`), which refresh them.
+    pub bursts: *mut (u64, u64),
+    pub nbursts: u64,
+    pub burst_rows: u64,
+}
+
+impl CountEnv {
+    /// The counting state of `m` for its running work-item.
+    pub fn of(m: &mut Machine<'_>) -> CountEnv {
+        let (rows, nrows) = m.counters.site_rows();
+        let mut n = nrows.min(m.last.len());
+        let coalesce = if m.coalesce.is_empty() {
+            std::ptr::null()
+        } else {
+            n = n.min(m.coalesce.len());
+            m.coalesce.as_ptr()
+        };
+        // No issue counters: groups of one work-item (slot 0). A base past them (not made by
+        // the worker) leaves every access to `count`.
+        let issued = if m.issued.is_empty() {
+            std::ptr::null_mut()
+        } else if let Some(s) = m.issued.get_mut(m.issued_base..) {
+            n = n.min(s.len());
+            s.as_mut_ptr()
+        } else {
+            n = 0;
+            std::ptr::null_mut()
+        };
+        if m.word_shift >= 64 {
+            n = 0;
+        }
+        CountEnv {
+            nsites: n as u64,
+            rows,
+            last: m.last.as_mut_ptr(),
+            nlast: m.last.len() as u64,
+            coalesce,
+            issued,
+            word_shift: m.word_shift as u64,
+            max_burst: m.max_burst_words,
+            bursts: m.bursts.as_mut_ptr(),
+            nbursts: m.bursts.len() as u64,
+            burst_rows: m.burst_rows as u64,
+        }
+    }
+
+    /// Re-reads the burst table of `m` after the interpreter's code may have added rows.
+    fn refresh(&mut self, m: &mut Machine<'_>) {
+        self.bursts = m.bursts.as_mut_ptr();
+        self.nbursts = m.bursts.len() as u64;
+        self.burst_rows = m.burst_rows as u64;
+    }
 }
 
 /// The machine of a frame.
@@ -56,7 +140,24 @@ unsafe fn set_trap(f: *mut Frame, t: Trap) -> u32 {
 
 /// One counted access of a site (`Machine::count`).
 pub unsafe extern "C" fn h_count(f: *mut Frame, site: u32, addr: u64, size: u64, elem: u64) {
-    mach(f).count(site, addr, size, elem);
+    #[cfg(test)]
+    COUNT_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let m = mach(f);
+    m.count(site, addr, size, elem);
+    (*f).cnt.refresh(m);
+}
+
+/// Accesses counted out of line (`h_count`), for tests of the inline path.
+#[cfg(test)]
+pub static COUNT_CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// The inline count's rare path: issue slot `slot` has no burst row in this work-group yet
+/// (`Machine::add_burst_rows`); the burst table is re-read by the caller from `Frame::cnt`.
+pub unsafe extern "C" fn h_rows(f: *mut Frame, slot: u64) {
+    let m = mach(f);
+    let ns = m.last.len();
+    m.add_burst_rows(slot as usize + 1, ns);
+    (*f).cnt.refresh(m);
 }
 
 /// An access the inline check refused: reported and skipped (returns 0: a read gives 0, a
@@ -227,7 +328,10 @@ pub unsafe extern "C" fn h_cold(f: *mut Frame, pc: u32) -> u32 {
     let m = mach(f);
     let op = m.code.ops[pc as usize];
     let regs = std::slice::from_raw_parts_mut((*f).regs, (*f).nregs);
-    match m.cold(&op, regs, pc as usize + 1) {
+    let r = m.cold(&op, regs, pc as usize + 1);
+    // Cold ops may count accesses (atomics, copies): the burst table may have grown.
+    (*f).cnt.refresh(m);
+    match r {
         Ok(Cold::Next(_)) => 0,
         Ok(Cold::Exit(_)) => set_trap(
             f,

@@ -12,13 +12,16 @@
 //!   `Machine::resolve`; a refused access calls back into `Machine::soft_oob`, so the report
 //!   (`OobMode::Report`) or the fault (file, line, argument, offset: the op index is passed) is
 //!   the interpreter's;
-//! - every access of a counted site calls `Machine::count` (the same counters, burst trackers
-//!   and issue slots); loop header visits and entries bump the same counters in place and add
+//! - every access of a counted site runs `Machine::count`'s code inline on the machine's own
+//!   counters, last addresses, issue slots and burst trackers (`helpers::CountEnv`), calling
+//!   out only to add burst rows or for sites and boards the inline path does not index (then
+//!   `Machine::count` itself); loop header visits and entries bump the same counters in place and add
 //!   the same clock ticks (`ClockPlan::head`/`enter`, through a call when rule C2's floor
 //!   makes them stateful); the stop/timeout poll runs every `POLL_INTERVAL` header visits;
 //! - rare ops (`Builtin`, `BuiltinPtr`, `Bitcast`, `Copy`, `Atomic`, `Printf`) run the
 //!   interpreter's own code (`Machine::cold`) on the register file, with the slots they read
-//!   and write spilled and reloaded around the call; lane builtins, conversions, integer
+//!   and write spilled and reloaded around the call; lane builtins (but `sqrt`/`rsqrt`,
+//!   inline), conversions, integer
 //!   division and the remaining float operations call the interpreter's lane functions.
 //!
 //! Not compiled (the whole kernel runs on the interpreter, one `info` log line; likewise when
@@ -210,7 +213,9 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
 }
 
 /// Runs the current work-item of `m` through the compiled kernel; `None` when this run cannot
-/// use it (then the interpreter runs the item).
+/// use it (then the interpreter runs the item). Inlined into `Machine::run`, so that the large
+/// result is not returned through a call once per work-item.
+#[inline]
 pub fn run(
     j: &JitKernel,
     m: &mut Machine<'_>,
@@ -240,6 +245,7 @@ pub fn run(
             )
         }
     };
+    let cnt = helpers::CountEnv::of(m);
     let mut f = Frame {
         regions: m.regions.as_ptr(),
         nregions: m.regions.len() as u64,
@@ -256,6 +262,7 @@ pub fn run(
         nregs: regs.len(),
         tmp: 0,
         trap: None,
+        cnt,
     };
     // SAFETY: the code was compiled from `m.code` (the `Code` holding `j`); the frame points
     // at live state of `m` and at `regs`, which nothing else touches during the call.

@@ -108,3 +108,53 @@ fn a_panic_in_code_generation_falls_back_to_the_interpreter() {
     assert!(prepare(&code, &m, &m.kernels[0]).is_none());
     assert!(code.jit.get().is_none());
 }
+
+/// Runs `n` work-items of kernel 0 (`(global const int *a, global int *b)`) on the compiled
+/// backend on `board`; returns the site counters and the accesses counted out of line.
+fn run_counted(src: &str, board: &crate::Board, n: u64) -> (Vec<crate::SiteCounts>, u64) {
+    use crate::{ArgBinding, DeviceMemory, ExecConfig, LaunchSpec, ProgramInstance};
+    use std::sync::atomic::Ordering::Relaxed;
+    let m = module(src);
+    let inst = ProgramInstance::new(
+        m,
+        board,
+        ExecConfig {
+            threads: 1,
+            backend: Some(Backend::Jit),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(inst.compiled(0));
+    let a = std::sync::Arc::new(DeviceMemory::new(n as usize * 4).unwrap());
+    let b = std::sync::Arc::new(DeviceMemory::new(n as usize * 4).unwrap());
+    let before = helpers::COUNT_CALLS.load(Relaxed);
+    let r = inst
+        .run(&LaunchSpec::ndrange_1d(
+            0,
+            n,
+            Some(16),
+            vec![ArgBinding::buffer(&a), ArgBinding::buffer(&b)],
+        ))
+        .unwrap();
+    (
+        r.counters.sites,
+        helpers::COUNT_CALLS.load(Relaxed) - before,
+    )
+}
+
+#[test]
+fn plain_accesses_are_counted_inline() {
+    let src = "__kernel void k(__global const int *a, __global int *b) {\n\
+               int i = get_global_id(0); b[i] = a[i] + a[0]; }\n";
+    let (sites, calls) = run_counted(src, &crate::Board::default_board(), 256);
+    assert_eq!(calls, 0, "no access left the compiled code");
+    assert_eq!(sites.iter().map(|s| s.fires).sum::<u64>(), 3 * 256);
+    assert!(sites.iter().any(|s| s.sequential == 240 && s.bursts > 0));
+    // Words that are not a power of two: every access goes through `Machine::count`.
+    let mut odd = crate::Board::default_board();
+    odd.global_memory[0].width_bytes = 24;
+    let (sites, calls) = run_counted(src, &odd, 256);
+    assert_eq!(calls, 3 * 256);
+    assert_eq!(sites.iter().map(|s| s.fires).sum::<u64>(), 3 * 256);
+}

@@ -4,9 +4,11 @@
 //! their last predecessor is emitted.
 
 use super::super::code::{Code, Op, NONE};
+use super::super::interp::ISSUE_SLOTS;
 use super::super::interp::{Ids, Region};
-use super::helpers::{self as h, Frame};
+use super::helpers::{self as h, CountEnv, Frame};
 use super::Entry;
+use crate::counters::field;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, AbiParam, Block, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value,
@@ -16,7 +18,8 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module as ClifModule};
 use fpgacl_kernel_compiler::ir::{
-    ArgKind, BinOp, CmpOp, Function, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK, REGION_SHIFT,
+    ArgKind, BinOp, BuiltinFn, CmpOp, Function, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK,
+    REGION_SHIFT,
 };
 use std::mem::{offset_of, size_of};
 
@@ -81,9 +84,20 @@ fn targets(op: &Op, code: &Code) -> Vec<u32> {
     t
 }
 
+/// Lane builtins compiled inline ([`Tr::lane_inline`]): `sqrt` and `rsqrt` of floats and
+/// doubles; the others call `builtins::lane`. (`mad` is not: which operand's NaN a product
+/// returns when both are NaN depends on the operand order the Rust compiler picked for the
+/// interpreter's multiply, so only the same machine code is sure to agree.)
+fn lane_inlinable(f: BuiltinFn, k: Scalar, a: u32) -> bool {
+    matches!(k, Scalar::F32 | Scalar::F64)
+        && matches!(f, BuiltinFn::Sqrt | BuiltinFn::Rsqrt)
+        && a != NONE
+}
+
 /// Helper signatures.
 struct Sigs {
     count: SigRef,
+    rows: SigRef,
     oob: SigRef,
     poll: SigRef,
     clock: SigRef,
@@ -148,6 +162,7 @@ pub fn build(
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let sigs = Sigs {
             count: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64], &[])),
+            rows: b.import_signature(sig(&module, &[I64, I64], &[])),
             oob: b.import_signature(sig(&module, &[I64, I32, I32, I64, I64, I32], &[I32])),
             poll: b.import_signature(sig(&module, &[I64, I32, I64], &[I32])),
             clock: b.import_signature(sig(&module, &[I64, I32], &[I64])),
@@ -197,6 +212,8 @@ struct Tr<'a, 'b> {
     clock: Variable,
     poll: Variable,
     status: Variable,
+    /// Scratch variables of the inline count: tracker site, accesses per wide access, slot.
+    cvars: [Variable; 3],
     exit: Block,
     blocks: Vec<Option<Block>>,
     remaining: Vec<u32>,
@@ -318,6 +335,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         let status = b.declare_var(I32);
         let zero = b.ins().iconst(I32, 0);
         b.def_var(status, zero);
+        let cvars = [b.declare_var(I64), b.declare_var(I64), b.declare_var(I64)];
         let exit = b.create_block();
         let mut t = Tr {
             b,
@@ -337,6 +355,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             clock,
             poll,
             status,
+            cvars,
             exit,
             blocks,
             remaining,
@@ -491,6 +510,31 @@ impl<'a, 'b> Tr<'a, 'b> {
 
     fn of_f64(&mut self, x: Value) -> Value {
         self.b.ins().bitcast(I64, MemFlagsData::new(), x)
+    }
+
+    /// `sqrt` or `rsqrt` of operand value `x` inline (see [`lane_inlinable`]), as
+    /// `builtins::lane` computes it: in double precision (`1.0 / x.sqrt()`), rounded to the
+    /// lane's kind (promote, square root, divide, demote: the same IEEE operations, no NaN
+    /// canonicalisation).
+    fn lane_inline(&mut self, f: BuiltinFn, k: Scalar, x: Value) -> Value {
+        let f32k = k == Scalar::F32;
+        let v = if f32k {
+            let v = self.f32_of(x);
+            self.b.ins().fpromote(types::F64, v)
+        } else {
+            self.f64_of(x)
+        };
+        let mut r = self.b.ins().sqrt(v);
+        if f == BuiltinFn::Rsqrt {
+            let one = self.b.ins().f64const(1.0);
+            r = self.b.ins().fdiv(one, r);
+        }
+        if f32k {
+            let r = self.b.ins().fdemote(types::F32, r);
+            self.of_f32(r)
+        } else {
+            self.of_f64(r)
+        }
     }
 
     fn bool64(&mut self, c: Value) -> Value {
@@ -697,10 +741,303 @@ impl<'a, 'b> Tr<'a, 'b> {
         };
     }
 
+    /// One counted access: `Machine::count` inline on the machine's own state
+    /// (`Frame::cnt`, see [`h::CountEnv`]), with the access width and alignment known here and
+    /// the board's word shift read once per access. Out of line: sites the inline path may
+    /// not index (`h_count`, which bounds-checks as `count` does) and a new burst row for an
+    /// issue slot (`h_rows`). Same counters, in the same order, as `count`.
     fn count(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
         if site == NONE {
             return;
         }
+        let align = if size.is_power_of_two() { size } else { elem };
+        let sv = site as u64;
+        // Immediate offsets of the site's row and last address must fit an i32.
+        let small = sv
+            .checked_mul((field::COUNT * 8) as u64)
+            .is_some_and(|x| x < i32::MAX as u64 / 2);
+        if align == 0 || !small {
+            self.count_call(site, addr, size, elem);
+            return;
+        }
+        let ro = MemFlagsData::trusted().with_readonly();
+        let rw = MemFlagsData::trusted();
+        let ce = offset_of!(Frame, cnt);
+        let cf = |o: usize| fo(ce + o);
+        let slow = self.b.create_block();
+        let pick = self.b.create_block();
+        let coal = self.b.create_block();
+        let main = self.b.create_block();
+        let done = self.b.create_block();
+        let frame = self.frame;
+        let nsites = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, nsites)));
+        let inr = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, nsites, sv as i64);
+        self.b.ins().brif(inr, pick, &[], slow, &[]);
+        // Out of line: the interpreter's own `count`.
+        self.b.switch_to_block(slow);
+        self.count_call(site, addr, size, elem);
+        self.b.ins().jump(done, &[]);
+        // Rule M0': the tracker site and accesses per wide access of a coalesced group.
+        self.b.switch_to_block(pick);
+        self.b.seal_block(pick);
+        let (tsv, perv, slotv) = (self.cvars[0], self.cvars[1], self.cvars[2]);
+        let site_c = self.c64(sv);
+        let one = self.c64(1);
+        self.b.def_var(tsv, site_c);
+        self.b.def_var(perv, one);
+        let table = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, coalesce)));
+        self.b.ins().brif(table, coal, &[], main, &[]);
+        self.b.switch_to_block(coal);
+        self.b.seal_block(coal);
+        let e = (sv * size_of::<(u32, u32)>() as u64) as i32;
+        let t = self
+            .b
+            .ins()
+            .uload32(ro, table, e + offset_of!((u32, u32), 0) as i32);
+        let n = self
+            .b
+            .ins()
+            .uload32(ro, table, e + offset_of!((u32, u32), 1) as i32);
+        let n0 = self.b.ins().icmp_imm_s(IntCC::Equal, n, 0);
+        let per = self.b.ins().select(n0, one, n);
+        self.b.def_var(tsv, t);
+        self.b.def_var(perv, per);
+        let tok = self.b.ins().icmp(IntCC::UnsignedLessThan, t, nsites);
+        self.b.ins().brif(tok, main, &[], slow, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(main);
+        self.b.seal_block(main);
+        let ts = self.b.use_var(tsv);
+        let per = self.b.use_var(perv);
+        let rows = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, rows)));
+        let row = (sv * (field::COUNT * 8) as u64) as i32;
+        let bump = |t: &mut Self, f: usize, v: Value| {
+            let o = row + (f * 8) as i32;
+            let x = t.b.ins().load(I64, rw, rows, o);
+            let x = t.b.ins().iadd(x, v);
+            t.b.ins().store(rw, x, rows, o);
+        };
+        let bump_if = |t: &mut Self, f: usize, c: Value| {
+            let c = t.b.ins().uextend(I64, c);
+            bump(t, f, c);
+        };
+        // Counters that are usually not bumped are only written when they are: a branch
+        // (predictable in loops) instead of a load and a store of every field per access.
+        let bump_when = |t: &mut Self, c: Value, fs: &[(usize, Value)]| {
+            let yes = t.b.create_block();
+            let next = t.b.create_block();
+            t.b.ins().brif(c, yes, &[], next, &[]);
+            t.b.switch_to_block(yes);
+            t.b.seal_block(yes);
+            for &(f, v) in fs {
+                bump_if(t, f, v);
+            }
+            t.b.ins().jump(next, &[]);
+            t.b.switch_to_block(next);
+            t.b.seal_block(next);
+        };
+        bump(self, field::FIRES, one);
+        let szv = self.c64(size);
+        bump(self, field::BYTES, szv);
+        let last = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, last)));
+        let lo = (sv * 8) as i32;
+        let prev = self.b.ins().load(I64, rw, last, lo);
+        self.b.ins().store(rw, addr, last, lo);
+        let had = self.b.ins().icmp_imm_s(IntCC::NotEqual, prev, -1);
+        let follow = self.b.ins().iadd_imm_s(prev, size as i64);
+        let seq = self.b.ins().icmp(IntCC::Equal, addr, follow);
+        let seq = self.b.ins().band(had, seq);
+        let same = self.b.ins().icmp(IntCC::Equal, addr, prev);
+        let nseq = self.b.ins().icmp_imm_s(IntCC::Equal, seq, 0);
+        let rep = self.b.ins().band(same, nseq);
+        let rep = self.b.ins().band(had, rep);
+        let any = self.b.ins().bor(seq, rep);
+        bump_when(
+            self,
+            any,
+            &[(field::SEQUENTIAL, seq), (field::REPEATED, rep)],
+        );
+        if align > 1 {
+            let low = self.b.ins().band_imm_s(addr, (align - 1) as i64);
+            let un = self.b.ins().icmp_imm_s(IntCC::NotEqual, low, 0);
+            bump_when(self, un, &[(field::UNALIGNED, un)]);
+        }
+        if size == 0 {
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(done);
+            self.b.seal_block(done);
+            return;
+        }
+        // Rule M6: words touched against words needed.
+        let ws = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, word_shift)));
+        let w0 = self.b.ins().ushr(addr, ws);
+        let end = self.b.ins().iadd_imm_s(addr, (size - 1) as i64);
+        let w1 = self.b.ins().ushr(end, ws);
+        let word = self.b.ins().ishl(one, ws);
+        let need = self.b.ins().iadd_imm_s(word, (size - 1) as i64);
+        let need = self.b.ins().ushr(need, ws);
+        let d = self.b.ins().isub(w1, w0);
+        let d1 = self.b.ins().iadd_imm_s(d, 1);
+        let cross = self.b.ins().icmp(IntCC::UnsignedGreaterThan, d1, need);
+        bump_when(self, cross, &[(field::CROSSING, cross)]);
+        // The issue slot: the work-item's count of this tracker's executions (per wide
+        // access), saturating at `ISSUE_SLOTS`; slot 0 for groups of one work-item.
+        let islot = self.b.create_block();
+        let div = self.b.create_block();
+        let have = self.b.create_block();
+        let rowsb = self.b.create_block();
+        let chk = self.b.create_block();
+        let upd = self.b.create_block();
+        let zero = self.c64(0);
+        self.b.def_var(slotv, zero);
+        let iss = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, issued)));
+        self.b.ins().brif(iss, islot, &[], have, &[]);
+        self.b.switch_to_block(islot);
+        self.b.seal_block(islot);
+        let kofs = self.b.ins().ishl_imm_s(ts, 2);
+        let kp = self.b.ins().iadd(iss, kofs);
+        let k = self.b.ins().uload32(rw, kp, 0);
+        let lim = self.b.ins().imul_imm_s(per, ISSUE_SLOTS as i64);
+        let cap = self.c64(u32::MAX as u64);
+        let lim = self.b.ins().umin(lim, cap);
+        let under = self.b.ins().icmp(IntCC::UnsignedLessThan, k, lim);
+        let under = self.b.ins().uextend(I64, under);
+        let k1 = self.b.ins().iadd(k, under);
+        self.b.ins().istore32(rw, k1, kp, 0);
+        self.b.def_var(slotv, k);
+        let unit = self.b.ins().icmp_imm_s(IntCC::Equal, per, 1);
+        self.b.ins().brif(unit, have, &[], div, &[]);
+        self.b.switch_to_block(div);
+        self.b.seal_block(div);
+        let q = self.b.ins().udiv(k, per);
+        self.b.def_var(slotv, q);
+        self.b.ins().jump(have, &[]);
+        self.b.switch_to_block(have);
+        self.b.seal_block(have);
+        let slot = self.b.use_var(slotv);
+        let used = self
+            .b
+            .ins()
+            .load(I64, rw, frame, cf(offset_of!(CountEnv, burst_rows)));
+        let new_row = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, slot, used);
+        self.b.ins().brif(new_row, rowsb, &[], chk, &[]);
+        self.b.switch_to_block(rowsb);
+        self.b.seal_block(rowsb);
+        self.call(
+            self.sigs.rows,
+            h::h_rows as *const () as usize,
+            &[frame, slot],
+        );
+        self.b.ins().jump(chk, &[]);
+        self.b.switch_to_block(chk);
+        self.b.seal_block(chk);
+        let nlast = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, nlast)));
+        let idx = self.b.ins().imul(slot, nlast);
+        let idx = self.b.ins().iadd(idx, ts);
+        let nb = self
+            .b
+            .ins()
+            .load(I64, rw, frame, cf(offset_of!(CountEnv, nbursts)));
+        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, idx, nb);
+        self.b.ins().brif(inb, upd, &[], done, &[]);
+        // Burst formation (rule M0): continue the tracker's burst (same or next word, up to
+        // the longest burst) or start one.
+        self.b.switch_to_block(upd);
+        self.b.seal_block(upd);
+        let bursts = self
+            .b
+            .ins()
+            .load(I64, rw, frame, cf(offset_of!(CountEnv, bursts)));
+        let bo = self.b.ins().imul_imm_s(idx, size_of::<(u64, u64)>() as i64);
+        let bp = self.b.ins().iadd(bursts, bo);
+        let (o0, o1) = (
+            offset_of!((u64, u64), 0) as i32,
+            offset_of!((u64, u64), 1) as i32,
+        );
+        let b0 = self.b.ins().load(I64, rw, bp, o0);
+        let b1 = self.b.ins().load(I64, rw, bp, o1);
+        let nfirst = self.b.ins().icmp_imm_s(IntCC::NotEqual, b0, -1);
+        let same = self.b.ins().icmp(IntCC::Equal, w0, b0);
+        let nb0 = self.b.ins().iadd_imm_s(b0, 1);
+        let next = self.b.ins().icmp(IntCC::Equal, w0, nb0);
+        let nf_same = self.b.ins().band(nfirst, same);
+        let new = self.b.ins().select(nf_same, d, d1);
+        let adj = self.b.ins().bor(same, next);
+        let cont = self.b.ins().band(nfirst, adj);
+        let maxw = self
+            .b
+            .ins()
+            .load(I64, ro, frame, cf(offset_of!(CountEnv, max_burst)));
+        let grown = self.b.ins().iadd(b1, new);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, grown, maxw);
+        let go_on = self.b.ins().band(cont, fits);
+        let len = self.b.ins().select(go_on, grown, new);
+        // The common case in loops, an access within the word the burst already holds
+        // (no new word, the burst goes on): the tracker, WORDS and BURSTS stay as they are.
+        let full = self.b.create_block();
+        let maxchk = self.b.create_block();
+        let raise = self.b.create_block();
+        // (Same word: w0 = w1 = the tracker's last word, so `len` is its length.)
+        let one_word = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+        let none = self.b.ins().band(nf_same, one_word);
+        let same_word = self.b.ins().band(none, go_on);
+        self.b.ins().brif(same_word, maxchk, &[], full, &[]);
+        self.b.switch_to_block(full);
+        self.b.seal_block(full);
+        let started = self.b.ins().icmp_imm_s(IntCC::Equal, go_on, 0);
+        bump_if(self, field::BURSTS, started);
+        self.b.ins().store(rw, len, bp, o1);
+        self.b.ins().store(rw, w1, bp, o0);
+        bump(self, field::WORDS, new);
+        self.b.ins().jump(maxchk, &[]);
+        // MAX_BURST of the accessing site (a coalesced group's tracker is shared, its rows
+        // are not): raised when the burst is longer.
+        self.b.switch_to_block(maxchk);
+        self.b.seal_block(maxchk);
+        let mo = row + (field::MAX_BURST * 8) as i32;
+        let mx = self.b.ins().load(I64, rw, rows, mo);
+        let longer = self.b.ins().icmp(IntCC::UnsignedLessThan, mx, len);
+        self.b.ins().brif(longer, raise, &[], done, &[]);
+        self.b.switch_to_block(raise);
+        self.b.seal_block(raise);
+        self.b.ins().store(rw, len, rows, mo);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+    }
+
+    /// One counted access through `Machine::count` (`h_count`).
+    fn count_call(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
         let sv = self.c32(site);
         let sz = self.c64(size);
         let el = self.c64(elem);
@@ -1377,6 +1714,11 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.d(c.d + i as u32, x);
                 }
             }
+            Op::Lane { f, k, d, a, .. } if lane_inlinable(f, k, a) => {
+                let x = self.v(a);
+                let r = self.lane_inline(f, k, x);
+                self.d(d, r);
+            }
             Op::Lane { d, a, b, c, .. } => {
                 let args: Vec<Value> = [a, b, c]
                     .iter()
@@ -1393,8 +1735,17 @@ impl<'a, 'b> Tr<'a, 'b> {
                 self.d(d, x);
             }
             Op::LaneV {
-                n, dn, d, a, b, c, ..
+                f,
+                k,
+                n,
+                dn,
+                d,
+                a,
+                b,
+                c,
+                ..
             } => {
+                let inline = lane_inlinable(f, k, a);
                 let mut out = Vec::new();
                 for i in 0..n as u32 {
                     let args: Vec<Value> = [a, b, c]
@@ -1407,6 +1758,10 @@ impl<'a, 'b> Tr<'a, 'b> {
                             }
                         })
                         .collect();
+                    if inline {
+                        out.push(self.lane_inline(f, k, args[0]));
+                        continue;
+                    }
                     let pcv = self.c32(pc);
                     out.push(
                         self.call(
