@@ -166,7 +166,7 @@ impl ReportData {
                     snapshot_index.push(i);
                 }
                 Record::AutorunCapture(c) => captures.push(c.clone()),
-                Record::OutOfBounds(_) => {}
+                Record::OutOfBounds(_) | Record::HostGap(_) => {}
             }
         }
         // A run that never finished (host stopped while it ran) is known only by its

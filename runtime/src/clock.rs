@@ -99,12 +99,29 @@ pub struct HostCall(());
 /// not tell the run ledger that the host is blocked ([`host_waiting`]).
 pub fn host_call() -> HostCall {
     POLLING.store(false, Ordering::SeqCst);
+    let gap = virtual_now_ns().saturating_sub(LAST_CALL_END.load(Ordering::SeqCst));
+    CALL_GAP.with(|g| g.set(Some(gap)));
     stop_clock(|v| v.calls += 1);
     HostCall(())
 }
 
+thread_local! {
+    /// The host gap of the enqueue call this thread is in ([`call_gap_ns`]).
+    static CALL_GAP: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Inside an enqueue call ([`host_call`]): the host's own time (ns, [`virtual_now_ns`]) from
+/// the return of its previous enqueue call (for the first one: from the clock's first use) to
+/// this call: what the host program did between the two commands (computing, sleeping, other
+/// API calls), waits left out. Wall-clock, so it differs from run to run; the profile records
+/// it apart from the device timeline (`HostGap` records). `None` outside an enqueue call.
+pub fn call_gap_ns() -> Option<u64> {
+    CALL_GAP.with(|g| g.get())
+}
+
 impl Drop for HostCall {
     fn drop(&mut self) {
+        CALL_GAP.with(|g| g.set(None));
         restart_clock(|v| v.calls -= 1);
         LAST_CALL_END.store(virtual_now_ns(), Ordering::SeqCst);
     }
@@ -220,6 +237,25 @@ mod tests {
         assert!(b >= a + 1_000_000_000, "{a} {b}");
         host_waited_until(a + 5);
         assert!(device_now_ns() >= b, "it never moves back");
+    }
+
+    #[test]
+    fn an_enqueue_call_knows_the_host_time_since_the_previous_one() {
+        let _serial = SERIAL.lock();
+        drop(host_call());
+        assert_eq!(call_gap_ns(), None, "outside a call");
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        {
+            // Time blocked in a wait is not the host's own.
+            let _w = host_wait();
+            std::thread::sleep(std::time::Duration::from_millis(40));
+        }
+        let c = host_call();
+        let gap = call_gap_ns().expect("inside a call");
+        assert!((30_000_000..70_000_000).contains(&gap), "{gap}");
+        drop(c);
+        let _c = host_call();
+        assert!(call_gap_ns().unwrap() < 30_000_000);
     }
 
     #[test]
