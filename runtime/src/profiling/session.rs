@@ -16,7 +16,8 @@
 //! whatever the threads' speed. A number whose command does not end holds the later frames
 //! back for about [`HOLD`] of wall time (then they are written and the late frame follows
 //! when it comes; a thread checks every HOLD / 4), and at the process's exit
-//! ([`flush_at_exit`]) everything held is written. Snapshots of running kernels
+//! ([`flush_at_exit`]), or when SIGINT/SIGTERM (left at their default action by the host)
+//! end it ([`flush_on_interrupt`]), everything held is written, in order. Snapshots of running kernels
 //! are written at once, before their run's record (their counts depend on when the host
 //! looks, so a profile with snapshots is not reproducible byte for byte anyway).
 
