@@ -186,3 +186,94 @@ fn a_host_that_dlcloses_the_library_keeps_running_and_keeps_its_profile() {
     assert_eq!(p.kernel_runs().count(), 1, "{:?}", p.records);
     assert_eq!(p.kernel_runs().next().unwrap().kernel, "twice");
 }
+
+/// In a real terminal (tmux, 120x40): `fpgacl report` on the profile of a host that slept
+/// 30 ms before its second kernel shows the host lane on the Kernel Execution tab with one
+/// strong marker, and the second run's details show its host gap. Skips when tmux is missing.
+#[test]
+fn tmux_report_shows_the_host_lane_and_the_runs_gap() {
+    if !Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let bin = host();
+    let (out, path) = run(&bin, "hostgap-tmux", &[("HOSTGAP_SLEEP_MS", "30")]);
+    assert!(out.passed(), "{}", out.describe());
+    let name = format!("fpgacl-hostgap-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &name])
+            .args(args)
+            .output()
+            .expect("tmux")
+    };
+    let q = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', "'\\''"));
+    let script = format!(
+        "unset NO_COLOR; {} report {}; echo EXIT=$?; sleep 30",
+        q(&fpgacl_cli()),
+        q(&path)
+    );
+    let st = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &name,
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &script,
+    ]);
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let capture =
+        || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", &name]).stdout).into_owned();
+    let wait = |needle: &dyn Fn(&str) -> bool| {
+        let t0 = std::time::Instant::now();
+        loop {
+            let s = capture();
+            if needle(&s) {
+                return s;
+            }
+            if t0.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = tmux(&["kill-server"]);
+                panic!("timed out; screen:\n{s}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    wait(&|s: &str| s.contains("1 Source Code"));
+    tmux(&["send-keys", "-t", &name, "2"]);
+    let screen = wait(&|s: &str| s.contains("host gaps (2)"));
+    let lane = screen
+        .lines()
+        .find(|l| l.starts_with("host gaps (2)"))
+        .unwrap()
+        .to_string();
+    // Select the second run of the lane (`]`): its details show the 30 ms and more.
+    tmux(&["send-keys", "-t", &name, "]"]);
+    let screen = wait(&|s: &str| s.contains("run #1") && s.contains("host gap before"));
+    tmux(&["send-keys", "-t", &name, "q"]);
+    let end = wait(&|s: &str| s.contains("EXIT="));
+    let _ = tmux(&["kill-server"]);
+    assert!(lane.contains('▲'), "{lane}");
+    let gap_line = screen
+        .lines()
+        .find(|l| l.contains("host gap before its enqueue: "))
+        .unwrap();
+    let shown = gap_line
+        .split("enqueue: ")
+        .nth(1)
+        .and_then(|s| s.split("ms").next())
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no ms figure in {gap_line:?}"));
+    assert!(shown >= 30.0, "{gap_line}");
+    assert!(end.contains("EXIT=0"), "{end}");
+}
