@@ -6,6 +6,10 @@
  * profile's HostGap record before the second run holds at least the sleep; the device times
  * (event START/END, printed as t_<n>_start / t_<n>_end) are the same with or without it.
  *
+ * HOSTGAP_MODE=overlap: as sleep, but the second run goes to a second queue without waiting
+ * for the first: the two overlap on the device timeline (both QUEUED at the host's position)
+ * and share the bandwidth, however long the host sleeps between the two enqueues.
+ *
  * HOSTGAP_MODE=sigint: two queues. Queue 1's kernel waits for a user event the host never
  * sets (it never ends: an earlier command whose record never comes); queue 2's kernel runs
  * and the host waits for it (clFinish), prints "completed", then sends itself SIGINT. The
@@ -15,7 +19,7 @@
 
 #include <signal.h>
 
-#define N 4096
+#define N (1 << 18)
 
 int main(int argc, char **argv)
 {
@@ -57,17 +61,34 @@ int main(int argc, char **argv)
         printf("FAIL: still running 5 s after SIGINT\n");
         return 1;
     }
+    int overlap = mode && strcmp(mode, "overlap") == 0;
+    cl_command_queue q2 = overlap ? create_queue(ctx, dev, CL_QUEUE_PROFILING_ENABLE) : q;
+    if (overlap) {
+        /* Memory bound copies (128 B/cycle wanted, the board has 87): overlapping, they share. */
+        cl_program cp = build_program(ctx, dev,
+                                      kernel_path_n(argc, argv, 2, "concurrent_bandwidth.cl"), "");
+        CHECK(clReleaseKernel(k));
+        k = create_kernel(cp, "copy");
+        CHECK(clReleaseProgram(cp));
+        CHECK(clSetKernelArg(k, 0, sizeof ba, &ba));
+        CHECK(clSetKernelArg(k, 1, sizeof bb, &bb));
+    }
     cl_event ev[2];
     for (int r = 0; r < 2; r++) {
         STEP("run");
         if (r == 1 && gap_ms)
             sleep_ms((unsigned)gap_ms);
-        CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, &ev[r]));
+        CHECK(clEnqueueNDRangeKernel(r ? q2 : q, k, 1, NULL, &global, NULL, 0, NULL, &ev[r]));
+        if (!overlap)
+            CHECK(clFinish(q));
+    }
+    if (overlap) {
         CHECK(clFinish(q));
+        CHECK(clFinish(q2));
     }
     CHECK(clEnqueueReadBuffer(q, bb, CL_TRUE, 0, sizeof b, b, 0, NULL, NULL));
     for (int i = 0; i < N; i++) {
-        float want = (a[i] < 0.0f ? 0.0f : a[i]) * scale;
+        float want = overlap ? a[i] : (a[i] < 0.0f ? 0.0f : a[i]) * scale;
         EXPECT(b[i] == want, "b[%d] = %g, expected %g", i, b[i], want);
     }
     for (int r = 0; r < 2; r++) {
@@ -79,6 +100,8 @@ int main(int argc, char **argv)
     CHECK(clReleaseMemObject(ba));
     CHECK(clReleaseMemObject(bb));
     CHECK(clReleaseProgram(prog));
+    if (overlap)
+        CHECK(clReleaseCommandQueue(q2));
     CHECK(clReleaseCommandQueue(q));
     CHECK(clReleaseContext(ctx));
     return pass("host_gaps");

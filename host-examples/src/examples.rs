@@ -256,10 +256,11 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         name: "host_gaps",
         source: "host_gaps.c",
-        kernels: &["profile_stream.cl"],
+        kernels: &["profile_stream.cl", "concurrent_bandwidth.cl"],
         needs_kernels: true,
         description: "two kernel runs with HOSTGAP_SLEEP_MS of host sleep between them (host \
-                      gaps); HOSTGAP_MODE=sigint: SIGINT after a run held behind a blocked one",
+                      gaps; HOSTGAP_MODE=overlap: on two queues, sharing the bandwidth); \
+                      HOSTGAP_MODE=sigint: SIGINT after a run held behind a blocked one",
     },
     Example {
         name: "profile_host_pipes",

@@ -13,10 +13,10 @@
 //! **The host's own time** ([`virtual_now_ns`]) is wall time minus the time the host spent
 //! blocked waiting for the emulator (clFinish, clWaitForEvents, blocking transfers) or inside
 //! its enqueue calls: what the host program itself took. It is measured separately (the host
-//! gaps of the `fpgacl profile` summary, and the run ledger's test of a quiet host) and never
-//! enters a device figure.
+//! gaps: [`call_gap_ns`], the profile's `HostGap` records, the `fpgacl profile` summary) and
+//! never enters a device figure, nor any decision of the run ledger.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -176,19 +176,36 @@ pub fn host_polling() -> bool {
     POLLING.load(Ordering::SeqCst)
 }
 
-/// The host's own time ([`virtual_now_ns`]) when its last runtime call returned.
+/// The host's own time ([`virtual_now_ns`]) when its last enqueue call returned (the start
+/// of the next command's host gap, [`call_gap_ns`]).
 static LAST_CALL_END: AtomicU64 = AtomicU64::new(0);
 
-/// Whether the host has spent at least `quiet` of its own time since its last runtime call
-/// (and is not in one): computing, sleeping or spinning on a flag a callback sets.
-pub fn host_quiet_for(quiet: std::time::Duration) -> bool {
-    let v = VIRTUAL.lock();
-    if v.waiters + v.calls > 0 {
-        return false;
+/// Event callbacks registered (`clSetEventCallback`) and not run (or dropped) yet.
+static CALLBACKS_PENDING: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one registered event callback until the guard drops (with the callback: when it has
+/// run, or when its event goes away without running it).
+pub struct PendingCallback(());
+
+/// A host event callback was registered: until it runs, the host may be waiting for it
+/// (spinning on a flag it sets), which counts as waiting for the run ledger
+/// ([`host_expects_callback`]).
+pub fn callback_pending() -> PendingCallback {
+    CALLBACKS_PENDING.fetch_add(1, Ordering::SeqCst);
+    PendingCallback(())
+}
+
+impl Drop for PendingCallback {
+    fn drop(&mut self) {
+        CALLBACKS_PENDING.fetch_sub(1, Ordering::SeqCst);
     }
-    drop(v);
-    let last = LAST_CALL_END.load(Ordering::SeqCst);
-    virtual_now_ns().saturating_sub(last) >= quiet.as_nanos() as u64
+}
+
+/// Whether an event callback of the host is registered and has not run yet. A host waiting
+/// for one (spinning on a flag the callback sets) makes no runtime call, so the run ledger
+/// takes it as waiting: a property of the host program, not of how long it took.
+pub fn host_expects_callback() -> bool {
+    CALLBACKS_PENDING.load(Ordering::SeqCst) > 0
 }
 
 #[cfg(test)]
@@ -265,8 +282,18 @@ mod tests {
         assert!(host_polling());
         drop(host_call());
         assert!(!host_polling());
-        assert!(!host_quiet_for(std::time::Duration::from_secs(10)));
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        assert!(host_quiet_for(std::time::Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn a_pending_callback_counts_until_it_is_dropped() {
+        let _serial = SERIAL.lock();
+        assert!(!host_expects_callback());
+        let a = callback_pending();
+        let b = callback_pending();
+        assert!(host_expects_callback());
+        drop(a);
+        assert!(host_expects_callback());
+        drop(b);
+        assert!(!host_expects_callback());
     }
 }
