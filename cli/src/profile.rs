@@ -132,7 +132,7 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
     if let (Some(ns), false) = (status_seen.host_time_ns, args.quiet) {
         crate::err(&format!(
             "  host program's own time: {} (outside waits and OpenCL calls; not on the device \
-             timeline, not in the profile; varies from run to run)\n",
+             timeline; per command in the profile's host gaps; varies from run to run)\n",
             duration(ns)
         ));
     }

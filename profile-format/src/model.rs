@@ -610,9 +610,10 @@ pub struct HostGap {
     /// The command's QUEUED time: the host's position on the device timeline when it enqueued
     /// it (ns since host start; deterministic). The TUI draws the gap's marker there.
     pub queued_ns: u64,
-    /// Host wall-clock ns from the return of its previous `clEnqueue*` call (for the first
-    /// command: from the runtime's first use) to this enqueue, leaving out the time it was
-    /// blocked in waits (`clFinish`, `clWaitForEvents`, blocking transfers). Nondeterministic.
+    /// Host wall-clock ns from the return of its previous `clEnqueue*` call to this enqueue,
+    /// leaving out the time it was blocked in waits (`clFinish`, `clWaitForEvents`, blocking
+    /// transfers); 0 for the host's first command (its set-up and program builds before it
+    /// are not counted). Nondeterministic.
     pub gap_ns: u64,
 }
 

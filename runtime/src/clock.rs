@@ -99,7 +99,11 @@ pub struct HostCall(());
 /// not tell the run ledger that the host is blocked ([`host_waiting`]).
 pub fn host_call() -> HostCall {
     POLLING.store(false, Ordering::SeqCst);
-    let gap = virtual_now_ns().saturating_sub(LAST_CALL_END.load(Ordering::SeqCst));
+    // 0 before the host's first enqueue call returned: no previous command to measure from.
+    let gap = match LAST_CALL_END.load(Ordering::SeqCst) {
+        0 => 0,
+        last => virtual_now_ns().saturating_sub(last),
+    };
     CALL_GAP.with(|g| g.set(Some(gap)));
     stop_clock(|v| v.calls += 1);
     HostCall(())
@@ -111,7 +115,8 @@ thread_local! {
 }
 
 /// Inside an enqueue call ([`host_call`]): the host's own time (ns, [`virtual_now_ns`]) from
-/// the return of its previous enqueue call (for the first one: from the clock's first use) to
+/// the return of its previous enqueue call (0 for the host's first one: set-up and program
+/// builds before it are not counted) to
 /// this call: what the host program did between the two commands (computing, sleeping, other
 /// API calls), waits left out. Wall-clock, so it differs from run to run; the profile records
 /// it apart from the device timeline (`HostGap` records). `None` outside an enqueue call.
