@@ -145,12 +145,37 @@ fn sigint_writes_the_runs_held_back_for_an_earlier_command() {
         out.describe()
     );
     let p = read_profile(&path).expect("profile reads");
-    // Queue 2's run ended (the host waited for it) but was held back behind queue 1's
-    // command, which waits for a user event forever: the SIGINT flush wrote it.
-    let runs: Vec<_> = p.kernel_runs().collect();
-    assert_eq!(runs.len(), 1, "{:?}", p.records);
-    assert_eq!(runs[0].queue, 1, "{:?}", runs[0]);
-    assert_eq!(p.host_gaps().count(), 1);
+    // Queue 2's runs ended (the host waited for them) but were held back behind queue 1's
+    // command, which waits for a user event forever: the SIGINT flush wrote them, in order.
+    assert_held_runs_written(&p);
+}
+
+/// Queue 2's two runs (ids 1 and 2), each after its host gap, in the host's order.
+fn assert_held_runs_written(p: &Profile) {
+    let order: Vec<String> = p
+        .records
+        .iter()
+        .map(|r| match r {
+            fpgacl_profile_format::Record::KernelRun(k) => format!("run {} q{}", k.run_id, k.queue),
+            fpgacl_profile_format::Record::HostGap(g) => format!("gap {:?}", g.run_id),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        order,
+        ["gap Some(1)", "run 1 q1", "gap Some(2)", "run 2 q1"],
+        "{:?}",
+        p.records
+    );
+}
+
+#[test]
+fn exit_writes_the_runs_held_back_for_an_earlier_command() {
+    let bin = host();
+    let (out, path) = run(&bin, "hostgap-exit", &[("HOSTGAP_MODE", "exit")]);
+    assert!(out.passed(), "{}", out.describe());
+    let p = read_profile(&path).expect("profile reads");
+    assert_held_runs_written(&p);
 }
 
 #[test]
