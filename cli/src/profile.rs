@@ -132,7 +132,7 @@ pub fn run(args: ProfileArgs) -> Result<ExitCode, String> {
     if let (Some(ns), false) = (status_seen.host_time_ns, args.quiet) {
         crate::err(&format!(
             "  host program's own time: {} (outside waits and OpenCL calls; not on the device \
-             timeline, not in the profile; varies from run to run)\n",
+             timeline; per command in the profile's host gaps; varies from run to run)\n",
             duration(ns)
         ));
     }
@@ -278,6 +278,7 @@ pub fn summary(p: &Profile, path: &Path) -> String {
             Record::Snapshot(_) => snapshots += 1,
             Record::AutorunCapture(_) => captures += 1,
             Record::OutOfBounds(o) => oob.push(o),
+            Record::HostGap(_) => {}
         }
     }
     let _ = writeln!(
@@ -336,6 +337,18 @@ pub fn summary(p: &Profile, path: &Path) -> String {
         if kernels.len() > 12 {
             let _ = writeln!(out, "  ... and {} more kernels", kernels.len() - 12);
         }
+    }
+    if let Some(max) = p.host_gaps().max_by_key(|g| g.gap_ns) {
+        let total: u64 = p.host_gaps().map(|g| g.gap_ns).sum();
+        let _ = writeln!(
+            out,
+            "\n  host gaps (host time before each enqueue, wall clock, not device time): \
+             {} in all, largest {} before {} at {}",
+            duration(total),
+            duration(max.gap_ns),
+            max.command,
+            duration(max.queued_ns)
+        );
     }
     if transfers > 0 {
         let bytes: u64 = p.transfers().map(|t| t.bytes).sum();

@@ -156,7 +156,7 @@ impl Follower {
                     s.captures += 1;
                     s.emulated_ns = s.emulated_ns.max(c.capture_ns);
                 }
-                Record::Snapshot(_) | Record::OutOfBounds(_) => {}
+                Record::Snapshot(_) | Record::OutOfBounds(_) | Record::HostGap(_) => {}
             }
         }
     }
@@ -320,7 +320,7 @@ mod tests {
                 Record::KernelRun(k) => k.end_ns,
                 Record::MemTransfer(t) => t.end_ns,
                 Record::AutorunCapture(c) => c.capture_ns,
-                Record::Snapshot(_) | Record::OutOfBounds(_) => 0,
+                Record::Snapshot(_) | Record::OutOfBounds(_) | Record::HostGap(_) => 0,
             })
             .max()
             .unwrap();

@@ -254,6 +254,15 @@ pub const EXAMPLES: &[Example] = &[
                       kernel, read and check: many profile records",
     },
     Example {
+        name: "host_gaps",
+        source: "host_gaps.c",
+        kernels: &["profile_stream.cl", "concurrent_bandwidth.cl"],
+        needs_kernels: true,
+        description: "two kernel runs with HOSTGAP_SLEEP_MS of host sleep between them (host \
+                      gaps; HOSTGAP_MODE=overlap: on two queues, sharing the bandwidth); \
+                      HOSTGAP_MODE=sigint: SIGINT after a run held behind a blocked one",
+    },
+    Example {
         name: "profile_host_pipes",
         source: "profile_host_pipes.c",
         kernels: &["profile_host_pipes.cl"],

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 /// Format major version written by this crate. A reader refuses files with a larger major.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Format minor version written by this crate. Readers accept any minor of their major.
-pub const FORMAT_MINOR: u16 = 1;
+pub const FORMAT_MINOR: u16 = 2;
 
 /// First frame of every file: who wrote it, on which (emulated) board, for which host run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Encode, Decode)]
@@ -584,6 +584,37 @@ pub enum Record {
     AutorunCapture(AutorunCapture),
     /// An out-of-bounds access site of a kernel run that did not stop it (format 1.1).
     OutOfBounds(OutOfBounds),
+    /// The host's own wall-clock time before it enqueued a command (format 1.2).
+    HostGap(HostGap),
+}
+
+/// The host's own time before it enqueued a command (format 1.2): what the host program did
+/// between OpenCL commands (its computation, sleeps, other API calls), measured on the wall
+/// clock apart from the device timeline. Written right before its command's record (the
+/// `KernelRun`, or the `MemTransfer` with `ACL_PROFILE_TIMER=1`), only when that record is.
+///
+/// `gap_ns` is wall-clock time and so differs from run to run (like the header's date and
+/// pid); every other field is deterministic. It never enters a device figure: kernel and
+/// transfer times, `Profile::emulated_time_ns` and the time span ignore it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+pub struct HostGap {
+    /// Device index in the platform.
+    pub device: u32,
+    /// Command queue identifier.
+    pub queue: u64,
+    /// The kernel run it precedes ([`KernelRun::run_id`]); `None` for a transfer.
+    pub run_id: Option<u64>,
+    /// What the command is: the kernel's name, or the transfer's direction
+    /// (`"read"`, `"write"`, `"copy"`).
+    pub command: String,
+    /// The command's QUEUED time: the host's position on the device timeline when it enqueued
+    /// it (ns since host start; deterministic). The TUI draws the gap's marker there.
+    pub queued_ns: u64,
+    /// Host wall-clock ns from the return of its previous `clEnqueue*` call to this enqueue,
+    /// leaving out the time it was blocked in waits (`clFinish`, `clWaitForEvents`, blocking
+    /// transfers); 0 for the host's first command (its set-up and program builds before it
+    /// are not counted). Nondeterministic.
+    pub gap_ns: u64,
 }
 
 /// An out-of-bounds access site of a finished kernel run (fpgacl's default, as on hardware:
@@ -663,6 +694,7 @@ impl Record {
             Record::Snapshot(s) => s.taken_ns,
             Record::AutorunCapture(c) => c.capture_ns,
             Record::OutOfBounds(o) => o.time_ns,
+            Record::HostGap(g) => g.queued_ns,
         }
     }
 }

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
-    AccessSite, AutorunCapture, Header, KernelRun, MemTransfer, OutOfBounds, Program, Record,
-    SiteCounters, Snapshot,
+    AccessSite, AutorunCapture, Header, HostGap, KernelRun, MemTransfer, OutOfBounds, Program,
+    Record, SiteCounters, Snapshot,
 };
 
 /// The content of a `profile.mon` file.
@@ -89,6 +89,14 @@ impl Profile {
         out
     }
 
+    /// Host gaps (the host's own time before each command it enqueued), in file order.
+    pub fn host_gaps(&self) -> impl Iterator<Item = &HostGap> + '_ {
+        self.records.iter().filter_map(|r| match r {
+            Record::HostGap(g) => Some(g),
+            _ => None,
+        })
+    }
+
     /// Autorun captures, in file order.
     pub fn autorun_captures(&self) -> impl Iterator<Item = &AutorunCapture> + '_ {
         self.records.iter().filter_map(|r| match r {
@@ -107,7 +115,8 @@ impl Profile {
                 Record::MemTransfer(t) => (t.start_ns, t.end_ns.max(t.start_ns)),
                 Record::Snapshot(s) => (s.taken_ns, s.taken_ns),
                 Record::AutorunCapture(c) => (c.capture_ns, c.capture_ns),
-                Record::OutOfBounds(_) => continue,
+                // Host gaps are wall-clock host time, never part of the device timeline.
+                Record::OutOfBounds(_) | Record::HostGap(_) => continue,
             };
             span = Some(match span {
                 None => (s, e),

@@ -225,6 +225,7 @@ impl Profile {
                 Record::Snapshot(s) => escape_in_place(&mut s.run.kernel),
                 Record::AutorunCapture(c) => escape_in_place(&mut c.kernel),
                 Record::MemTransfer(_) => {}
+                Record::HostGap(g) => escape_in_place(&mut g.command),
                 Record::OutOfBounds(o) => {
                     escape_in_place(&mut o.kernel);
                     escape_in_place(&mut o.file);

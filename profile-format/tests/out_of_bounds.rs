@@ -42,7 +42,7 @@ fn out_of_bounds_records_round_trip_and_merge() {
     w.flush().unwrap();
     let p = read_profile(&path).unwrap();
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
-    assert_eq!(p.header.format_minor, 1);
+    assert_eq!(p.header.format_minor, FORMAT_MINOR);
     assert_eq!(p.records, recs);
     let sites = p.out_of_bounds_sites();
     assert_eq!(sites.len(), 2);

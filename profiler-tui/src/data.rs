@@ -139,6 +139,11 @@ pub struct ReportData {
     site_lookup: Vec<Vec<(u32, usize)>>,
     /// Program id -> index in `programs`.
     program_lookup: HashMap<u32, usize>,
+    /// Host gaps (`HostGap` records) as (QUEUED ns, gap ns), sorted by QUEUED: the host lane
+    /// of the Kernel Execution tab. Wall-clock host time, never a device figure.
+    pub host_gaps: Vec<(u64, u64)>,
+    /// Kernel run id -> the host gap before its enqueue.
+    host_gap_by_run: HashMap<u64, u64>,
 }
 
 impl ReportData {
@@ -166,7 +171,7 @@ impl ReportData {
                     snapshot_index.push(i);
                 }
                 Record::AutorunCapture(c) => captures.push(c.clone()),
-                Record::OutOfBounds(_) => {}
+                Record::OutOfBounds(_) | Record::HostGap(_) => {}
             }
         }
         // A run that never finished (host stopped while it ran) is known only by its
@@ -323,7 +328,16 @@ impl ReportData {
             total_ns: 0,
             site_lookup,
             program_lookup,
+            host_gaps: Vec::new(),
+            host_gap_by_run: HashMap::new(),
         };
+        for g in data.profile.host_gaps() {
+            data.host_gaps.push((g.queued_ns, g.gap_ns));
+            if let Some(id) = g.run_id {
+                data.host_gap_by_run.insert(id, g.gap_ns);
+            }
+        }
+        data.host_gaps.sort_unstable();
 
         data.capture_groups = group_captures(&data.captures);
         // The aggregates and the timeline are independent passes over the records: on big
@@ -454,6 +468,18 @@ impl ReportData {
     /// The `i`-th finished kernel run (file order).
     pub fn run(&self, i: usize) -> Option<&KernelRun> {
         run_of(self.profile.records.get(*self.run_index.get(i)? as usize)?)
+    }
+
+    /// The host's own time (wall clock) before it enqueued the run with this id, if recorded.
+    pub fn host_gap_of_run(&self, run_id: u64) -> Option<u64> {
+        self.host_gap_by_run.get(&run_id).copied()
+    }
+
+    /// The largest host gap whose command was QUEUED in `[t0, t1)`, if any.
+    pub fn largest_host_gap_in(&self, t0: u64, t1: u64) -> Option<u64> {
+        let a = self.host_gaps.partition_point(|&(q, _)| q < t0);
+        let b = self.host_gaps.partition_point(|&(q, _)| q < t1);
+        self.host_gaps[a..b].iter().map(|&(_, g)| g).max()
     }
 
     /// True when run `i` never finished: it is the latest snapshot of a running kernel.

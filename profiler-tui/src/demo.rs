@@ -552,6 +552,7 @@ pub fn hostile_profile() -> Profile {
             Record::AutorunCapture(c) => rename(&mut c.kernel),
             Record::MemTransfer(_) => {}
             Record::OutOfBounds(o) => rename(&mut o.kernel),
+            Record::HostGap(g) => rename(&mut g.command),
         }
     }
     p

@@ -71,6 +71,7 @@ pub fn report_text(data: &ReportData, scope: Scope) -> String {
         }
         out.push('\n');
     }
+    out.push_str(&host_gaps_text(data));
     if !data.capture_groups.is_empty() {
         let _ = writeln!(out, "== Autorun Captures ==");
         for g in &data.capture_groups {
@@ -96,6 +97,61 @@ pub fn report_text(data: &ReportData, scope: Scope) -> String {
         out.push('\n');
         out.push_str(&lines_text(data, Scope::Autorun, true));
     }
+    out
+}
+
+/// The host gaps (`HostGap` records: the host's own wall-clock time before each command it
+/// enqueued), kept apart from the device figures: per command, how many, their total and the
+/// largest; then the largest gaps with the command's run and QUEUED time. Empty when the
+/// profile has none (older files, or a host that enqueued nothing).
+pub fn host_gaps_text(data: &ReportData) -> String {
+    let mut out = String::new();
+    let gaps: Vec<_> = data.profile.host_gaps().collect();
+    if gaps.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "== Host Gaps (host wall-clock time before each enqueue; not device time; varies \
+         from run to run) =="
+    );
+    let mut per: Vec<(&str, u64, u64, u64)> = Vec::new();
+    for g in &gaps {
+        match per.iter_mut().find(|e| e.0 == g.command) {
+            Some(e) => {
+                e.1 += 1;
+                e.2 = e.2.saturating_add(g.gap_ns);
+                e.3 = e.3.max(g.gap_ns);
+            }
+            None => per.push((&g.command, 1, g.gap_ns, g.gap_ns)),
+        }
+    }
+    for (command, n, total, max) in &per {
+        let _ = writeln!(
+            out,
+            "{:<24} {:>8} enqueue(s)  total {:>10}  max {:>10}",
+            command,
+            n,
+            fmt::time(*total),
+            fmt::time(*max)
+        );
+    }
+    let mut largest = gaps.clone();
+    largest.sort_by(|a, b| b.gap_ns.cmp(&a.gap_ns).then(a.queued_ns.cmp(&b.queued_ns)));
+    let _ = writeln!(out, "largest:");
+    for g in largest.iter().take(5) {
+        let what = match g.run_id {
+            Some(id) => format!("{} (run {id})", g.command),
+            None => format!("{} transfer", g.command),
+        };
+        let _ = writeln!(
+            out,
+            "  {:>10} before {what} queued at {}",
+            fmt::time(g.gap_ns),
+            fmt::time(g.queued_ns)
+        );
+    }
+    out.push('\n');
     out
 }
 

@@ -26,10 +26,11 @@
 //!    ended its event;
 //! 4. the host cannot enqueue anything starting before E: its position on the device
 //!    timeline (`clock::device_now_ns`, the QUEUED time of its next command) has reached E, or
-//!    a host thread waits, or the host polls an event's status, or it has been quiet (no
-//!    runtime call) for [`QUIET`] of its own time (a host spinning on a flag that a
-//!    completion callback sets; one that computes that long and then enqueues work that
-//!    starts before E is the residual case below);
+//!    a host thread waits, or the host polls an event's status or an empty/full host pipe, or
+//!    an event callback of the host is pending (a host spinning on a flag that a completion
+//!    callback sets). How long the host computes or sleeps never counts: a host that computes
+//!    for a second and then enqueues work starting before E shares with X as one that does
+//!    not (no wall-clock condition);
 //! 5. all of the above held in two samples in a row, [`CONFIRM`] apart (commands become ready
 //!    just after the event they wait for ends) or [`POLL`] apart when condition 1 relies on
 //!    blocked kernels, unless X is the only run in the ledger but for launches queued behind
@@ -40,8 +41,8 @@
 //! Then X's end depends only on the runs that started before it, so it is the same whatever
 //! the host threads' speed. Residual non-determinism (documented in MODEL.md): a run blocked
 //! on a channel when X finalises shares with X's recorded profile instead of jointly; hosts
-//! that enqueue from several threads; a host quiet for [`QUIET`] that then enqueues a kernel
-//! starting before E; and after [`FALLBACK`] of waiting (a kernel spinning on
+//! that enqueue from several threads; a host with an event callback pending (or polling) that
+//! enqueues a kernel starting before E; and after [`FALLBACK`] of waiting (a kernel spinning on
 //! non-blocking channel reads for data the host sends only after X ends would hold X forever;
 //! an overlapping kernel whose emulation takes longer is then left out) X finalises with what
 //! is known.
@@ -56,7 +57,7 @@ use fpgacl_device_model::timing::sharing::{self, Demand, Segment};
 use parking_lot::{Condvar, Mutex};
 
 use crate::cl::*;
-use crate::clock::{device_now_ns, host_polling, host_quiet_for, host_waiting};
+use crate::clock::{device_now_ns, host_expects_callback, host_polling, host_waiting};
 use crate::device::Device;
 use crate::event::Event;
 
@@ -68,8 +69,6 @@ const POLL: Duration = Duration::from_millis(1);
 const CONFIRM: Duration = Duration::from_micros(100);
 /// Longest wait before a run finalises with what is known (see the module documentation).
 pub const FALLBACK: Duration = Duration::from_secs(30);
-/// How long the host must stay out of the runtime (its own time) for condition 4.
-pub const QUIET: Duration = Duration::from_millis(200);
 
 enum Phase {
     Enqueued,
@@ -690,7 +689,7 @@ impl Ledger {
         let c4 = host_waiting()
             || host_polling()
             || device_now_ns() >= board.cycles_to_ns(end)
-            || host_quiet_for(QUIET);
+            || host_expects_callback();
         if log::log_enabled!(target: "fpgacl::ledger", log::Level::Trace) {
             log::trace!(
                 target: "fpgacl::ledger",

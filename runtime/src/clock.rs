@@ -13,10 +13,10 @@
 //! **The host's own time** ([`virtual_now_ns`]) is wall time minus the time the host spent
 //! blocked waiting for the emulator (clFinish, clWaitForEvents, blocking transfers) or inside
 //! its enqueue calls: what the host program itself took. It is measured separately (the host
-//! gaps of the `fpgacl profile` summary, and the run ledger's test of a quiet host) and never
-//! enters a device figure.
+//! gaps: [`call_gap_ns`], the profile's `HostGap` records, the `fpgacl profile` summary) and
+//! never enters a device figure, nor any decision of the run ledger.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -99,12 +99,34 @@ pub struct HostCall(());
 /// not tell the run ledger that the host is blocked ([`host_waiting`]).
 pub fn host_call() -> HostCall {
     POLLING.store(false, Ordering::SeqCst);
+    // 0 before the host's first enqueue call returned: no previous command to measure from.
+    let gap = match LAST_CALL_END.load(Ordering::SeqCst) {
+        0 => 0,
+        last => virtual_now_ns().saturating_sub(last),
+    };
+    CALL_GAP.with(|g| g.set(Some(gap)));
     stop_clock(|v| v.calls += 1);
     HostCall(())
 }
 
+thread_local! {
+    /// The host gap of the enqueue call this thread is in ([`call_gap_ns`]).
+    static CALL_GAP: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Inside an enqueue call ([`host_call`]): the host's own time (ns, [`virtual_now_ns`]) from
+/// the return of its previous enqueue call (0 for the host's first one: set-up and program
+/// builds before it are not counted) to
+/// this call: what the host program did between the two commands (computing, sleeping, other
+/// API calls), waits left out. Wall-clock, so it differs from run to run; the profile records
+/// it apart from the device timeline (`HostGap` records). `None` outside an enqueue call.
+pub fn call_gap_ns() -> Option<u64> {
+    CALL_GAP.with(|g| g.get())
+}
+
 impl Drop for HostCall {
     fn drop(&mut self) {
+        CALL_GAP.with(|g| g.set(None));
         // The virtual time at the restart is when the call ended (one clock read and one
         // lock per call end, not two).
         let end = restart_clock(|v| v.calls -= 1);
@@ -165,19 +187,36 @@ pub fn host_polling() -> bool {
     POLLING.load(Ordering::SeqCst)
 }
 
-/// The host's own time ([`virtual_now_ns`]) when its last runtime call returned.
+/// The host's own time ([`virtual_now_ns`]) when its last enqueue call returned (the start
+/// of the next command's host gap, [`call_gap_ns`]).
 static LAST_CALL_END: AtomicU64 = AtomicU64::new(0);
 
-/// Whether the host has spent at least `quiet` of its own time since its last runtime call
-/// (and is not in one): computing, sleeping or spinning on a flag a callback sets.
-pub fn host_quiet_for(quiet: std::time::Duration) -> bool {
-    let v = VIRTUAL.lock();
-    if v.waiters + v.calls > 0 {
-        return false;
+/// Event callbacks registered (`clSetEventCallback`) and not run (or dropped) yet.
+static CALLBACKS_PENDING: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one registered event callback until the guard drops (with the callback: when it has
+/// run, or when its event goes away without running it).
+pub struct PendingCallback(());
+
+/// A host event callback was registered: until it runs, the host may be waiting for it
+/// (spinning on a flag it sets), which counts as waiting for the run ledger
+/// ([`host_expects_callback`]).
+pub fn callback_pending() -> PendingCallback {
+    CALLBACKS_PENDING.fetch_add(1, Ordering::SeqCst);
+    PendingCallback(())
+}
+
+impl Drop for PendingCallback {
+    fn drop(&mut self) {
+        CALLBACKS_PENDING.fetch_sub(1, Ordering::SeqCst);
     }
-    drop(v);
-    let last = LAST_CALL_END.load(Ordering::SeqCst);
-    virtual_now_ns().saturating_sub(last) >= quiet.as_nanos() as u64
+}
+
+/// Whether an event callback of the host is registered and has not run yet. A host waiting
+/// for one (spinning on a flag the callback sets) makes no runtime call, so the run ledger
+/// takes it as waiting: a property of the host program, not of how long it took.
+pub fn host_expects_callback() -> bool {
+    CALLBACKS_PENDING.load(Ordering::SeqCst) > 0
 }
 
 #[cfg(test)]
@@ -229,14 +268,43 @@ mod tests {
     }
 
     #[test]
+    fn an_enqueue_call_knows_the_host_time_since_the_previous_one() {
+        let _serial = SERIAL.lock();
+        drop(host_call());
+        assert_eq!(call_gap_ns(), None, "outside a call");
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        {
+            // Time blocked in a wait is not the host's own.
+            let _w = host_wait();
+            std::thread::sleep(std::time::Duration::from_millis(40));
+        }
+        let c = host_call();
+        let gap = call_gap_ns().expect("inside a call");
+        assert!((30_000_000..70_000_000).contains(&gap), "{gap}");
+        drop(c);
+        let _c = host_call();
+        assert!(call_gap_ns().unwrap() < 30_000_000);
+    }
+
+    #[test]
     fn polling_lasts_until_the_next_call() {
         let _serial = SERIAL.lock();
         host_polled();
         assert!(host_polling());
         drop(host_call());
         assert!(!host_polling());
-        assert!(!host_quiet_for(std::time::Duration::from_secs(10)));
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        assert!(host_quiet_for(std::time::Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn a_pending_callback_counts_until_it_is_dropped() {
+        let _serial = SERIAL.lock();
+        assert!(!host_expects_callback());
+        let a = callback_pending();
+        let b = callback_pending();
+        assert!(host_expects_callback());
+        drop(a);
+        assert!(host_expects_callback());
+        drop(b);
+        assert!(!host_expects_callback());
     }
 }

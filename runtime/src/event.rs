@@ -304,6 +304,12 @@ impl Event {
         let status = {
             let mut st = self.state.lock();
             if st.status > trigger {
+                // Counted until it runs or is dropped (`clock::host_expects_callback`).
+                let pending = crate::clock::callback_pending();
+                let cb: EventCallback = Box::new(move |s| {
+                    cb(s);
+                    drop(pending);
+                });
                 st.callbacks.push((trigger, cb));
                 return Ok(());
             }

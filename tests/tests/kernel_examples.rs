@@ -54,6 +54,8 @@ macro_rules! through_icd {
                 "private_limit",
                 "printf_stream",
                 "autorun_idle",
+                // host_gaps.rs
+                "host_gaps",
             ];
             for e in fpgacl_tests::EXAMPLES
                 .iter()

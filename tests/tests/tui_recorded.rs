@@ -172,7 +172,8 @@ fn redact_header(s: &str) -> String {
 }
 
 /// The Kernel Execution tab's host-gap-dependent parts: the axis, the bars (lane labels stay),
-/// the view range and cursor, the selected run's start and end.
+/// the host lane's markers (wall-clock gaps), the view range and cursor, the selected run's
+/// start and end and its host gap.
 fn redact_timeline(s: &str) -> String {
     let mut out = String::new();
     let mut in_lanes = false;
@@ -180,6 +181,11 @@ fn redact_timeline(s: &str) -> String {
         let l = if line.starts_with("time ->") {
             in_lanes = true;
             "time -> [axis]".to_string()
+        } else if line.starts_with("host gaps (") {
+            let label = line.split(')').next().unwrap_or(line);
+            format!("{label}) [host gap markers]")
+        } else if line.contains("host gap before its enqueue: ") {
+            replace_after(line, "enqueue: ", "[gap]")
         } else if line.starts_with(" view ") {
             // its rule's length follows the length of the times
             in_lanes = false;

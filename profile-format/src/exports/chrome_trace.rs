@@ -279,6 +279,8 @@ pub fn write_chrome_trace<W: Write>(p: &Profile, out: W) -> io::Result<()> {
             }
             // Out-of-bounds sites are not timeline events (see the JSON export and the report).
             Record::OutOfBounds(_) => {}
+            // Host gaps are wall-clock host time, not on the device timeline the trace draws.
+            Record::HostGap(_) => {}
             Record::MemTransfer(t) => {
                 devices.insert(t.device);
                 let tid = lanes.lane(t.device, "transfers ", t.direction.as_str());

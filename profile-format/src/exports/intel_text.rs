@@ -129,7 +129,7 @@ pub fn write_intel_text<W: Write>(p: &Profile, out: W) -> io::Result<()> {
                 write_counters(&mut w, &k.sites)?;
             }
             // Intel's runtime has no such line.
-            Record::OutOfBounds(_) => continue,
+            Record::OutOfBounds(_) | Record::HostGap(_) => continue,
             Record::AutorunCapture(c) => {
                 write!(w, "{},0,{},0,{}", c.device, clean(&c.kernel), c.capture_ns)?;
                 write_counters(&mut w, &c.sites)?;

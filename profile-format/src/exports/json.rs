@@ -37,6 +37,16 @@ struct Summary {
     kernels: Vec<KernelSummary>,
     autorun: Vec<AutorunSummary>,
     transfers: Vec<TransferSummary>,
+    /// Host gaps per command name (wall-clock, nondeterministic; never in the figures above).
+    host_gaps: Vec<HostGapSummary>,
+}
+
+#[derive(Serialize)]
+struct HostGapSummary {
+    command: String,
+    count: u64,
+    total_ns: u64,
+    max_ns: u64,
 }
 
 #[derive(Serialize)]
@@ -131,6 +141,7 @@ fn summarize(p: &Profile) -> Summary {
     type CapAcc = (u32, Vec<u64>);
     let mut autorun: BTreeMap<(u32, &str), CapAcc> = BTreeMap::new();
     let mut transfers: BTreeMap<&'static str, (TransferDirection, u64, u64, u64)> = BTreeMap::new();
+    let mut gaps: BTreeMap<&str, (u64, u64, u64)> = BTreeMap::new();
     for r in &p.records {
         match r {
             Record::KernelRun(k) => {
@@ -152,6 +163,12 @@ fn summarize(p: &Profile) -> Summary {
                 e.1 += 1;
                 e.2 = e.2.saturating_add(t.bytes);
                 e.3 = e.3.saturating_add(t.duration_ns());
+            }
+            Record::HostGap(g) => {
+                let e = gaps.entry(g.command.as_str()).or_default();
+                e.0 += 1;
+                e.1 = e.1.saturating_add(g.gap_ns);
+                e.2 = e.2.max(g.gap_ns);
             }
             Record::Snapshot(_) | Record::OutOfBounds(_) => {}
         }
@@ -197,6 +214,15 @@ fn summarize(p: &Profile) -> Summary {
                 count,
                 bytes,
                 busy_ns,
+            })
+            .collect(),
+        host_gaps: gaps
+            .into_iter()
+            .map(|(command, (count, total_ns, max_ns))| HostGapSummary {
+                command: command.to_string(),
+                count,
+                total_ns,
+                max_ns,
             })
             .collect(),
     }

@@ -1,6 +1,9 @@
 //! The Kernel Execution tab: one lane per kernel (rows for overlapping runs), transfer lanes,
 //! a time axis with the cursor, and the selected run's details. Each screen column is a binary
-//! search in its row, so a million runs draw as fast as ten.
+//! search in its row, so a million runs draw as fast as ten. When the profile has host gaps,
+//! a host lane under the kernel lanes marks where the host enqueued a command after spending
+//! its own time ([`HOST_MARK_NS`] or more: `▲`, `^` without colour; less: `·`); the gap
+//! itself is wall-clock time and shows in the selected run's details, never as a bar.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -12,6 +15,9 @@ use super::cell;
 use crate::app::App;
 use crate::fmt;
 use crate::timeline::{Item, LaneKind};
+
+/// Host gaps of at least this (1 ms) get the host lane's strong marker.
+pub const HOST_MARK_NS: u64 = 1_000_000;
 
 /// Time at the left edge of column `col` of `width` columns.
 fn col_time(start: u64, span: u64, col: usize, width: usize) -> u64 {
@@ -43,19 +49,23 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         0
     };
-    let [axis, rows_area, details] = Layout::vertical([
+    let host_h = u16::from(!app.data.host_gaps.is_empty() && area.height >= 4);
+    let [axis, rows_area, host_area, details] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
+        Constraint::Length(host_h),
         Constraint::Length(details_h),
     ])
     .areas(area);
 
     let width = area.width as usize;
     let lane_label = |l: &crate::timeline::Lane| format!("{} ({})", l.label, l.count);
+    let host_label = format!("host gaps ({})", app.data.host_gaps.len());
     let longest = tl
         .lanes
         .iter()
         .map(|l| lane_label(l).chars().count())
+        .chain((host_h > 0).then(|| host_label.chars().count()))
         .max()
         .unwrap_or(4);
     let label_w = (longest + 2).min(width / 3).clamp(1, 28);
@@ -198,6 +208,25 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), rows_area);
 
+    if host_h > 0 {
+        let mut spans = vec![Span::styled(
+            cell(&host_label, label_w.saturating_sub(1)) + " ",
+            t.label(),
+        )];
+        for c in 0..bars_w {
+            let t0 = col_time(v0, span, c, bars_w);
+            let t1 = col_time(v0, span, c + 1, bars_w).max(t0.saturating_add(1));
+            let (ch, style) = match app.data.largest_host_gap_in(t0, t1) {
+                Some(g) if g >= HOST_MARK_NS => (if t.color { "▲" } else { "^" }, t.header()),
+                Some(_) => (if t.color { "·" } else { "." }, t.dim()),
+                None if Some(c) == cursor_col => ("│", t.dim()),
+                None => (" ", Style::new()),
+            };
+            spans.push(Span::styled(ch, style));
+        }
+        frame.render_widget(Paragraph::new(Line::from(spans)), host_area);
+    }
+
     if details_h > 0 {
         draw_details(frame, app, details);
     }
@@ -302,8 +331,15 @@ pub fn run_lines(app: &App, i: usize) -> Vec<String> {
             r.work_dim
         ),
     ];
+    let host_gap = d.host_gap_of_run(r.run_id).map(|g| {
+        format!(
+            "host gap before its enqueue: {} (host wall clock, not device time)",
+            fmt::time(g)
+        )
+    });
     if r.sites.is_empty() {
         v.push("no counters (recorded with the timer only)".into());
+        v.extend(host_gap);
         return v;
     }
     let pi = d.program_index(r.program);
@@ -339,5 +375,6 @@ pub fn run_lines(app: &App, i: usize) -> Vec<String> {
     }
     s.push_str(&format!("; global bandwidth {bw_total:.1} MB/s"));
     v.push(s);
+    v.extend(host_gap);
     v
 }

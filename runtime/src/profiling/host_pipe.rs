@@ -56,7 +56,11 @@ pub fn read(m: &Mem, dst: &mut [u8]) -> CLResult<()> {
     }
     match host_waiter(|w| fifo.read(dst, false, w)) {
         FifoOutcome::Done { .. } => Ok(()),
-        FifoOutcome::NotReady => Err(CL_PIPE_EMPTY),
+        FifoOutcome::NotReady => {
+            // The host polls the pipe (as good as waiting, for the run ledger).
+            crate::clock::host_polled();
+            Err(CL_PIPE_EMPTY)
+        }
         FifoOutcome::Aborted | FifoOutcome::Shutdown => Err(CL_INVALID_MEM_OBJECT),
     }
 }
@@ -72,7 +76,10 @@ pub fn write(m: &Mem, src: &[u8]) -> CLResult<()> {
     }
     match host_waiter(|w| fifo.write(src, false, w)) {
         FifoOutcome::Done { .. } => Ok(()),
-        FifoOutcome::NotReady => Err(CL_PIPE_FULL),
+        FifoOutcome::NotReady => {
+            crate::clock::host_polled();
+            Err(CL_PIPE_FULL)
+        }
         FifoOutcome::Aborted | FifoOutcome::Shutdown => Err(CL_INVALID_MEM_OBJECT),
     }
 }

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use fpgacl_device_model::counters::CounterBlock;
 use fpgacl_device_model::timing::ClockPlan;
 use fpgacl_device_model::{LaunchSpec, ProgramInstance, RunError, RunReport};
-use fpgacl_profile_format::{AutorunCapture, MemTransfer, Record, TransferDirection};
+use fpgacl_profile_format::{AutorunCapture, HostGap, MemTransfer, Record, TransferDirection};
 
 use crate::cl::*;
 use crate::device::{platform, Device};
@@ -128,22 +128,35 @@ pub fn transfer(q: &Arc<Queue>, ev: &Arc<Event>, direction: Direction, bytes: us
     let device = q.device.index as u32;
     let queue = s.queue_id(q);
     let seq = s.reserve();
+    let host_gap = crate::clock::call_gap_ns();
     ev.set_end_hook(Box::new(move |status, times| {
         if status != CL_COMPLETE {
             s.write_in_order(seq, Vec::new());
             return;
         }
         let start = s.rel_ns(times[2]);
-        s.write_in_order(
-            seq,
-            vec![Record::MemTransfer(MemTransfer {
+        let gap = host_gap.map(|gap_ns| {
+            Record::HostGap(HostGap {
                 device,
                 queue,
-                direction,
-                bytes: bytes as u64,
-                start_ns: start,
-                end_ns: s.rel_ns(times[3]).max(start),
-            })],
+                run_id: None,
+                command: direction.as_str().to_string(),
+                queued_ns: s.rel_ns(times[0]).min(start),
+                gap_ns,
+            })
+        });
+        s.write_in_order(
+            seq,
+            gap.into_iter()
+                .chain([Record::MemTransfer(MemTransfer {
+                    device,
+                    queue,
+                    direction,
+                    bytes: bytes as u64,
+                    start_ns: start,
+                    end_ns: s.rel_ns(times[3]).max(start),
+                })])
+                .collect(),
         );
     }));
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Weak};
 use fpgacl_device_model::counters::CounterBlock;
 use fpgacl_device_model::timing::KernelTiming;
 use fpgacl_device_model::{RunError, RunReport};
-use fpgacl_profile_format::{KernelRun, OutOfBounds, Record, SiteCounters, Snapshot};
+use fpgacl_profile_format::{HostGap, KernelRun, OutOfBounds, Record, SiteCounters, Snapshot};
 use parking_lot::Mutex;
 
 use super::session::{ProgramInfo, Session};
@@ -45,6 +45,9 @@ pub struct KernelProbe {
     event: Mutex<Weak<Event>>,
     /// Its place in the file's order ([`Session::reserve`]); taken once written.
     seq: Mutex<Option<u64>>,
+    /// The host's own time before it enqueued the run (`clock::call_gap_ns`), recorded as a
+    /// `HostGap` before the run's record.
+    host_gap: Option<u64>,
 }
 
 impl Drop for KernelProbe {
@@ -114,6 +117,7 @@ impl KernelProbe {
             },
             event: Mutex::new(Weak::new()),
             seq: Mutex::new(Some(session.reserve())),
+            host_gap: crate::clock::call_gap_ns(),
         }))
     }
 
@@ -213,6 +217,20 @@ impl KernelProbe {
         let s = self.session;
         let start = s.rel_ns(times[2]);
         let end = s.rel_ns(times[3]).max(start);
+        let mut records: Vec<Record> = self
+            .host_gap
+            .map(|gap_ns| {
+                Record::HostGap(HostGap {
+                    device: self.device,
+                    queue: self.queue,
+                    run_id: Some(self.run_id),
+                    command: self.kernel.clone(),
+                    queued_ns: s.rel_ns(times[0]).min(start),
+                    gap_ns,
+                })
+            })
+            .into_iter()
+            .collect();
         if let Some(mut t) = timing {
             if self.clock_scale != 1.0 {
                 to_device_clock(&mut t, self.clock_scale);
@@ -232,7 +250,7 @@ impl KernelProbe {
                 sites
             };
             let rec = self.run_record_cycles(start, end, c0, c1, sites);
-            let mut records = vec![Record::KernelRun(rec)];
+            records.push(Record::KernelRun(rec));
             if let Some(f) = &finished {
                 records.extend(self.oob_records(&f.report, end));
             }
@@ -256,7 +274,7 @@ impl KernelProbe {
             }
             _ => Vec::new(),
         };
-        let mut records = vec![Record::KernelRun(self.run_record(start, end, sites))];
+        records.push(Record::KernelRun(self.run_record(start, end, sites)));
         if let Some(f) = &finished {
             records.extend(self.oob_records(&f.report, end));
         }

@@ -16,7 +16,8 @@
 //! whatever the threads' speed. A number whose command does not end holds the later frames
 //! back for about [`HOLD`] of wall time (then they are written and the late frame follows
 //! when it comes; a thread checks every HOLD / 4), and at the process's exit
-//! ([`flush_at_exit`]) everything held is written. Snapshots of running kernels
+//! ([`flush_at_exit`]), or when SIGINT/SIGTERM (left at their default action by the host)
+//! end it ([`flush_on_interrupt`]), everything held is written, in order. Snapshots of running kernels
 //! are written at once, before their run's record (their counts depend on when the host
 //! looks, so a profile with snapshots is not reproducible byte for byte anyway).
 
@@ -65,7 +66,10 @@ pub fn open_once(board: &Board) -> Option<&'static Session> {
                         flush_at_exit();
                     }
                     // SAFETY: registers a plain function without arguments, as atexit wants.
+                    // (glibc runs it at exit, or when this library is unloaded first.)
                     unsafe { libc::atexit(at_exit) };
+                    pin_library();
+                    flush_on_interrupt();
                     // Frames held back for a command that does not end are written after
                     // HOLD even when no later frame comes to push them out.
                     let _ = std::thread::Builder::new()
@@ -139,6 +143,63 @@ fn write_progress(path: &std::path::Path) {
     if std::fs::write(&tmp, progress_text()).is_ok() {
         let _ = std::fs::rename(&tmp, path);
     }
+}
+
+/// Keeps this library (`libfpgacl.so`) mapped until the process exits, even when a host that
+/// `dlopen`ed it `dlclose`s it: the session's threads (ordering, progress, signals) and the
+/// queue workers run its code until then, and its exit flush must still be there to call.
+/// Done by opening the library once more with `RTLD_NODELETE` (found through `dladdr` of one
+/// of its functions); nothing happens when the runtime is not in a shared library.
+fn pin_library() {
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    let here = pin_library as *const libc::c_void;
+    // SAFETY: dladdr only reads the address and fills `info`; dlopen of a path returned by it
+    // with RTLD_NOLOAD only takes a reference to an object already loaded.
+    unsafe {
+        if libc::dladdr(here, &mut info) == 0 || info.dli_fname.is_null() {
+            return;
+        }
+        let handle = libc::dlopen(
+            info.dli_fname,
+            libc::RTLD_NOW | libc::RTLD_NOLOAD | libc::RTLD_NODELETE,
+        );
+        // The reference is kept on purpose (the point is never to unload).
+        let _ = handle;
+    }
+}
+
+/// SIGINT (Ctrl-C) and SIGTERM left at their default action (terminate) by the host: a thread
+/// receives them, writes every frame still held back in order ([`flush_at_exit`]: runs held
+/// behind a command that has not ended would otherwise be lost), then terminates the process
+/// as the default action would (so the host's exit status still says which signal). A host
+/// with its own handler keeps it (nothing is installed) and exits through `exit` (atexit).
+fn flush_on_interrupt() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let defaults: Vec<i32> = [SIGINT, SIGTERM]
+        .into_iter()
+        .filter(|&sig| {
+            let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+            // SAFETY: reads the current action only (no new action given).
+            let ok = unsafe { libc::sigaction(sig, std::ptr::null(), &mut old) } == 0;
+            ok && old.sa_sigaction == libc::SIG_DFL
+        })
+        .collect();
+    if defaults.is_empty() {
+        return;
+    }
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(&defaults) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("fpgacl-signals".into())
+        .spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                flush_at_exit();
+                let _ = signal_hook::low_level::emulate_default_handler(sig);
+                // SAFETY: terminates the process (emulation failed: exit as a shell reports it).
+                unsafe { libc::_exit(128 + sig) };
+            }
+        });
 }
 
 /// Writes every frame still held back (the host's process exits): numbers whose command never
