@@ -17,6 +17,7 @@ mod figures;
 mod icd_file;
 mod implementations;
 mod locate;
+mod profile_bytes;
 mod run;
 
 pub use figures::{assert_within, printed_figures};
@@ -25,6 +26,7 @@ pub use implementations::{oclgrind_icd_lib, oclgrind_vendors_dir, pocl_icd_file,
 pub use locate::{
     cargo_profile, fpgacl_cli, fpgacl_lib, fpgacl_lib_dir, profile_dir, workspace_root, LIB_DIR_ENV,
 };
+pub use profile_bytes::{after_header, deterministic_body};
 pub use run::{
     assert_example_passes, beside_cpu_hog, compile_example, direct_linkage, example_command,
     hermetic_command, run_example, run_with_timeout, scratch_dir, RunOutput, DEFAULT_TIMEOUT,

@@ -13,11 +13,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use fpgacl_profile_format::frame::{decode_payload, encode_frame, FrameKind};
-use fpgacl_profile_format::{read_profile, Header, Record};
+use fpgacl_profile_format::{read_profile, Header};
 use fpgacl_tests::{
-    beside_cpu_hog, compile_example, example, fpgacl_cli, fpgacl_lib_dir, run_with_timeout,
-    scratch_dir, Linkage, DEFAULT_TIMEOUT,
+    beside_cpu_hog, compile_example, deterministic_body, example, fpgacl_cli, fpgacl_lib_dir,
+    run_with_timeout, scratch_dir, Linkage, DEFAULT_TIMEOUT,
 };
 
 const THREADS: [&str; 5] = ["1", "2", "3", "4", "8"];
@@ -57,36 +56,6 @@ fn profile_once(bin: &Path, dir: &Path, i: usize, threads: &str) -> (Vec<u8>, Ve
     assert_eq!(times.len(), 3 * 4 * 4, "{}", out.describe());
     let bytes = std::fs::read(&out_file).expect("profile written");
     (bytes, times)
-}
-
-/// The file after its header frame (prefix: 12 bytes; frame: kind u8, len u32, crc u32,
-/// payload; SCHEMA.md).
-fn after_header(bytes: &[u8]) -> &[u8] {
-    assert!(bytes.len() > 21, "profile too short");
-    assert_eq!(bytes[12], 1, "the first frame is the header");
-    let len = u32::from_le_bytes(bytes[13..17].try_into().unwrap()) as usize;
-    &bytes[21 + len..]
-}
-
-/// The frames after the header with the documented nondeterministic record field, a host
-/// gap's wall-clock `gap_ns`, set to 0 (the frame re-encoded; every other byte as written).
-fn deterministic_body(bytes: &[u8]) -> Vec<u8> {
-    let mut rest = after_header(bytes);
-    let mut out = Vec::with_capacity(rest.len());
-    while rest.len() >= 9 {
-        let len = u32::from_le_bytes(rest[1..5].try_into().unwrap()) as usize;
-        let (frame, tail) = rest.split_at((9 + len).min(rest.len()));
-        match (rest[0], decode_payload::<Record>(&frame[9..])) {
-            (3, Ok(Record::HostGap(mut g))) => {
-                g.gap_ns = 0;
-                encode_frame(FrameKind::Record, &Record::HostGap(g), &mut out).unwrap();
-            }
-            _ => out.extend_from_slice(frame),
-        }
-        rest = tail;
-    }
-    out.extend_from_slice(rest);
-    out
 }
 
 /// The header without its documented nondeterministic fields.

@@ -19,7 +19,7 @@ fn endless_kernels_are_stopped_by_the_watchdog() {
         "{}",
         out.describe()
     );
-    for (kernel, line) in [("spin", ":5:"), ("chatty", ":12:")] {
+    for (kernel, line) in [("spin", ":7:"), ("chatty", ":14:")] {
         assert!(
             out.stderr
                 .lines()
