@@ -58,10 +58,8 @@ const POLL: Duration = Duration::from_millis(20);
 /// different cores; on a loaded machine both often share one core, where every spin delays
 /// the partner. So spinning adapts: a spin that ended the wait makes the next wait spin
 /// again, one that did not halves the FIFO's spin score, and at score 0 only every
-/// [`SPIN_PROBE`]th wait tries. 50 us rather than 10: at depth 16 on an idle 2-core machine a
-/// 10 us spin gave up while the partner was still working through its batch (about one
-/// park per 12 values, 0.6-2.7 M values/s); 50 us: 4.6-10.9 M values/s.
-const SPIN_FOR: Duration = Duration::from_micros(50);
+/// [`SPIN_PROBE`]th wait tries.
+const SPIN_FOR: Duration = Duration::from_micros(10);
 const SPIN_SCORE_MAX: u32 = 16;
 /// Most elements (free slots) a spinning wait holds out for, and for how long.
 const SPIN_BATCH: u64 = 8;
