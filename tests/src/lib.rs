@@ -26,7 +26,7 @@ pub use implementations::{oclgrind_icd_lib, oclgrind_vendors_dir, pocl_icd_file,
 pub use locate::{
     cargo_profile, fpgacl_cli, fpgacl_lib, fpgacl_lib_dir, profile_dir, workspace_root, LIB_DIR_ENV,
 };
-pub use profile_bytes::{after_header, deterministic_body};
+pub use profile_bytes::{after_header, deterministic_body, profile_command};
 pub use run::{
     assert_example_passes, beside_cpu_hog, compile_example, direct_linkage, example_command,
     hermetic_command, run_example, run_with_timeout, scratch_dir, RunOutput, DEFAULT_TIMEOUT,

@@ -32,3 +32,28 @@ pub fn deterministic_body(bytes: &[u8]) -> Vec<u8> {
     out.extend_from_slice(rest);
     out
 }
+
+/// `fpgacl profile -q -o <out_file> -- <bin>` in `dir` with `FPGACL_THREADS=<threads>`, the
+/// library under test, and none of the environment that would redirect or change the profile.
+pub fn profile_command(
+    bin: &std::path::Path,
+    dir: &std::path::Path,
+    out_file: &std::path::Path,
+    threads: &str,
+) -> std::process::Command {
+    let mut cmd = std::process::Command::new(crate::fpgacl_cli());
+    cmd.arg("profile")
+        .arg("-q")
+        .arg("-o")
+        .arg(out_file)
+        .arg("--")
+        .arg(bin)
+        .current_dir(dir)
+        .env("FPGACL_THREADS", threads)
+        .env("FPGACL_LIB_DIR", crate::fpgacl_lib_dir())
+        .env_remove("ACL_RUNTIME_PROFILING_ACTIVE")
+        .env_remove("FPGACL_PROFILE_OUT")
+        .env_remove("FPGACL_AUTORUN_CUMULATIVE")
+        .env_remove("OCL_ICD_VENDORS");
+    cmd
+}

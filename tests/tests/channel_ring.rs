@@ -8,12 +8,11 @@
 //! host itself.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use fpgacl_profile_format::read_profile;
 use fpgacl_tests::{
-    beside_cpu_hog, compile_example, example, fpgacl_cli, fpgacl_lib_dir, run_with_timeout,
+    beside_cpu_hog, compile_example, example, fpgacl_lib_dir, profile_command, run_with_timeout,
     scratch_dir, Linkage,
 };
 
@@ -25,23 +24,10 @@ const VALUES: u32 = 20_000;
 fn profile_once(bin: &Path, dir: &Path, depth: u32, threads: &str) -> (Vec<u8>, Vec<String>) {
     let out_file = dir.join(format!("d{depth}-t{threads}.mon"));
     let _ = std::fs::remove_file(&out_file);
-    let mut cmd = Command::new(fpgacl_cli());
-    cmd.arg("profile")
-        .arg("-q")
-        .arg("-o")
-        .arg(&out_file)
-        .arg("--")
-        .arg(bin)
-        .current_dir(dir)
-        .env("FPGACL_THREADS", threads)
-        .env("FPGACL_LIB_DIR", fpgacl_lib_dir())
-        .env("CHPAIR_DEPTH", depth.to_string())
+    let mut cmd = profile_command(bin, dir, &out_file, threads);
+    cmd.env("CHPAIR_DEPTH", depth.to_string())
         .env("CHPAIR_N", VALUES.to_string())
-        .env("CHPAIR_RUNS", "2")
-        .env_remove("ACL_RUNTIME_PROFILING_ACTIVE")
-        .env_remove("FPGACL_PROFILE_OUT")
-        .env_remove("FPGACL_AUTORUN_CUMULATIVE")
-        .env_remove("OCL_ICD_VENDORS");
+        .env("CHPAIR_RUNS", "2");
     let out = run_with_timeout(&mut cmd, Duration::from_secs(300)).expect("run fpgacl profile");
     assert!(out.success(), "depth {depth}: {}", out.describe());
     assert!(!out.stderr.contains("deadlock"), "{}", out.describe());

@@ -16,7 +16,7 @@ use std::process::Command;
 use fpgacl_profile_format::{read_profile, Header};
 use fpgacl_tests::{
     beside_cpu_hog, compile_example, deterministic_body, example, fpgacl_cli, fpgacl_lib_dir,
-    run_with_timeout, scratch_dir, Linkage, DEFAULT_TIMEOUT,
+    profile_command, run_with_timeout, scratch_dir, Linkage, DEFAULT_TIMEOUT,
 };
 
 const THREADS: [&str; 5] = ["1", "2", "3", "4", "8"];
@@ -31,20 +31,7 @@ fn host() -> PathBuf {
 fn profile_once(bin: &Path, dir: &Path, i: usize, threads: &str) -> (Vec<u8>, Vec<String>) {
     let out_file = dir.join(format!("run{i}.mon"));
     let _ = std::fs::remove_file(&out_file);
-    let mut cmd = Command::new(fpgacl_cli());
-    cmd.arg("profile")
-        .arg("-q")
-        .arg("-o")
-        .arg(&out_file)
-        .arg("--")
-        .arg(bin)
-        .current_dir(dir)
-        .env("FPGACL_THREADS", threads)
-        .env("FPGACL_LIB_DIR", fpgacl_lib_dir())
-        .env_remove("ACL_RUNTIME_PROFILING_ACTIVE")
-        .env_remove("FPGACL_PROFILE_OUT")
-        .env_remove("FPGACL_AUTORUN_CUMULATIVE")
-        .env_remove("OCL_ICD_VENDORS");
+    let mut cmd = profile_command(bin, dir, &out_file, threads);
     let out = run_with_timeout(&mut cmd, DEFAULT_TIMEOUT).expect("run fpgacl profile");
     assert!(out.success(), "{}", out.describe());
     let times: Vec<String> = out
