@@ -217,10 +217,16 @@ pub struct AutorunStatus {
     /// Where the counters lie in simulated time, for instances that run with a clock (the
     /// kernel's static analysis succeeded); `None` for untimed instances.
     pub window: Option<AutorunWindow>,
-    /// Back-off sleeps (1 ms, doubling every 4 up to 64 ms while it stays idle) the instance
-    /// took since start: one after each execution that moved no channel or pipe element (e.g.
-    /// only failed non-blocking operations) and took less than 1 ms of wall time. 0 for an instance whose every execution moves data.
+    /// Back-offs the instance took since start: one after each execution that moved no
+    /// channel or pipe element (e.g. only failed non-blocking operations). A back-off holds
+    /// the next execution until the current back-off period (1 ms, doubling every 4 idle
+    /// executions up to 64 ms) has passed since the idle one began, or parks the instance
+    /// after [`PARK_AFTER`] idle executions in a row. 0 for an instance whose every
+    /// execution moves data.
     pub backoffs: u64,
+    /// Parked now: idle for [`PARK_AFTER`] executions in a row, it waits (off the CPU) for a
+    /// change it can observe.
+    pub parked: bool,
 }
 
 struct AutorunSlot {
@@ -237,8 +243,10 @@ struct AutorunSlot {
     /// The clock and the completed executions when the counters were last cleared.
     since_tick: AtomicU64,
     since_runs: AtomicU64,
-    /// Back-off sleeps taken after executions that moved no channel/pipe element.
+    /// Back-offs taken after executions that moved no channel/pipe element.
     backoffs: AtomicU64,
+    /// In `park_idle` now.
+    parked: AtomicBool,
 }
 
 struct Inner {
@@ -394,6 +402,7 @@ impl ProgramInstance {
                             since_tick: AtomicU64::new(start_tick),
                             since_runs: AtomicU64::new(0),
                             backoffs: AtomicU64::new(0),
+                            parked: AtomicBool::new(false),
                         }));
                     }
                 }
@@ -566,6 +575,7 @@ impl ProgramInstance {
                     fault: s.fault.lock().clone(),
                     window,
                     backoffs: s.backoffs.load(Ordering::Relaxed),
+                    parked: s.parked.load(Ordering::Relaxed),
                 }
             })
             .collect()
@@ -767,11 +777,11 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
         streak = if idle { streak + 1 } else { 0 };
         reg.state().set_idle_streak(streak);
         // An execution that moved no channel/pipe element (only failed non-blocking
-        // operations, or none) and finished quickly would spin with nothing to do; pace it:
-        // it sleeps for a back-off that doubles every 4 executions (1 ms up to 64 ms) while the
-        // instance stays idle, so idle compute units stay off the CPU. One that moved data restarts at once (the guide's
-        // one-item-per-execution pattern); the simulated clock (rule A1) does not depend on
-        // this.
+        // operations, or none) would spin with nothing to do; pace it: the next execution
+        // starts no sooner than a back-off after this one began (1 ms, doubling every 4
+        // executions up to 64 ms while the instance stays idle), so idle compute units stay
+        // off the CPU. One that moved data restarts at once (the guide's one-item-per-execution
+        // pattern); the simulated clock (rule A1) does not depend on this.
         // After PARK_AFTER idle executions in a row it parks instead (`park_idle`): however
         // long its executions took (a poller's non-blocking decisions wait for the other
         // pollers' clocks), it would only keep polling empty channels.
@@ -785,9 +795,14 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
                 streak = PARK_AFTER - PARK_REPOLLS;
                 backoff = BACKOFF_MIN;
             }
-        } else if t0.elapsed() < BACKOFF_MIN {
+        } else {
+            // Paced by wall time since the execution began, not by its length: however long a
+            // loaded machine stretched it, an idle instance executes at most once per back-off.
             slot.backoffs.fetch_add(1, Ordering::Relaxed);
-            std::thread::sleep(backoff);
+            let rest = backoff.saturating_sub(t0.elapsed());
+            if !rest.is_zero() {
+                std::thread::sleep(rest);
+            }
             if streak.is_multiple_of(4) {
                 backoff = (backoff * 2).min(BACKOFF_MAX);
             }
@@ -816,6 +831,7 @@ fn park_idle(
     if run.timed() {
         run.set_sim(Some(SimWait::Parked));
     }
+    slot.parked.store(true, Ordering::Relaxed);
     let t0 = Instant::now();
     let changed = loop {
         let seen = SIM.epoch();
@@ -844,6 +860,7 @@ fn park_idle(
         }
         run.set_sim(None);
     }
+    slot.parked.store(false, Ordering::Relaxed);
     changed
 }
 
