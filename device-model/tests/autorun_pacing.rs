@@ -258,7 +258,7 @@ __kernel void ask(__global int *restrict out, int x) {
     .expect("ask");
     assert_eq!(read_ints(&out, 1), vec![20 * 2 + 7]);
     assert!(
-        t1.elapsed() < Duration::from_secs(1),
+        t1.elapsed() < Duration::from_secs(10),
         "the answer took {:?}",
         t1.elapsed()
     );
