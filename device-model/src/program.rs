@@ -217,11 +217,10 @@ pub struct AutorunStatus {
     /// Where the counters lie in simulated time, for instances that run with a clock (the
     /// kernel's static analysis succeeded); `None` for untimed instances.
     pub window: Option<AutorunWindow>,
-    /// Back-offs the instance took since start: one after each execution that moved no
-    /// channel or pipe element (e.g. only failed non-blocking operations). A back-off holds
-    /// the next execution until the current back-off period (1 ms, doubling every 4 idle
-    /// executions up to 64 ms) has passed since the idle one began, or parks the instance
-    /// after [`PARK_AFTER`] idle executions in a row. 0 for an instance whose every
+    /// Back-offs the instance took since start: a sleep (1 ms, doubling every 4 idle
+    /// executions up to 64 ms) after each execution that moved no channel or pipe element
+    /// (e.g. only failed non-blocking operations) and took less than 1 ms of wall time, or a
+    /// park after [`PARK_AFTER`] idle executions in a row. 0 for an instance whose every
     /// execution moves data.
     pub backoffs: u64,
     /// Parked now: idle for [`PARK_AFTER`] executions in a row, it waits (off the CPU) for a
@@ -777,10 +776,9 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
         streak = if idle { streak + 1 } else { 0 };
         reg.state().set_idle_streak(streak);
         // An execution that moved no channel/pipe element (only failed non-blocking
-        // operations, or none) would spin with nothing to do; pace it: the next execution
-        // starts no sooner than a back-off after this one began (1 ms, doubling every 4
-        // executions up to 64 ms while the instance stays idle), so idle compute units stay
-        // off the CPU. One that moved data restarts at once (the guide's one-item-per-execution
+        // operations, or none) and finished quickly would spin with nothing to do; pace it:
+        // it sleeps for a back-off (1 ms, doubling every 4 executions up to 64 ms while the
+        // instance stays idle), so idle compute units stay off the CPU. One that moved data restarts at once (the guide's one-item-per-execution
         // pattern); the simulated clock (rule A1) does not depend on this.
         // After PARK_AFTER idle executions in a row it parks instead (`park_idle`): however
         // long its executions took (a poller's non-blocking decisions wait for the other
@@ -795,14 +793,12 @@ fn autorun_loop(inner: &Arc<Inner>, slot: &AutorunSlot, reg: RunGuard) {
                 streak = PARK_AFTER - PARK_REPOLLS;
                 backoff = BACKOFF_MIN;
             }
-        } else {
-            // Paced by wall time since the execution began, not by its length: however long a
-            // loaded machine stretched it, an idle instance executes at most once per back-off.
+        } else if t0.elapsed() < BACKOFF_MIN {
+            // Only a quick execution sleeps: one that took long (its non-blocking decisions
+            // waited for the other instances' clocks) would, sleeping, hold back every
+            // instance that decides against its clock (a convoy of 200 pollers).
             slot.backoffs.fetch_add(1, Ordering::Relaxed);
-            let rest = backoff.saturating_sub(t0.elapsed());
-            if !rest.is_zero() {
-                std::thread::sleep(rest);
-            }
+            std::thread::sleep(backoff);
             if streak.is_multiple_of(4) {
                 backoff = (backoff * 2).min(BACKOFF_MAX);
             }

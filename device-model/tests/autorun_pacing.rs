@@ -132,14 +132,9 @@ fn idle_autorun_poller_backs_off() {
     );
     // Near-idle: far below one busy core (the idle `auto1` instance blocks in its read).
     assert!(cpu < secs * 0.5, "{cpu} s CPU in {secs} s");
-    // Paced: every idle execution is followed by a back-off (+1 in flight), whatever the
-    // machine's load; so at most ~1 execution per ms.
-    assert!(
-        st.runs <= st.backoffs + 1,
-        "{} runs, {} back-offs",
-        st.runs,
-        st.backoffs
-    );
+    // Paced: an idle execution either took 1 ms or more, or sleeps at least 1 ms after it;
+    // so at most ~1 execution per ms, whatever the machine's load (how many of them slept
+    // depends on the load: printed, not asserted).
     assert!(
         st.runs as f64 <= secs * 1000.0 + 10.0,
         "{} runs in {secs} s",
