@@ -176,15 +176,23 @@ fn zero_pitches_move_the_right_bytes_and_overlap_is_exact() {
 }
 
 /// The copy the suite's zero-pitch version makes at operation 1 of seed 0 (upstream #2765): the
-/// rectangles share 41106 bytes, so `CL_MEM_COPY_OVERLAP` is the right answer, and the buffer is
-/// left as it was.
+/// rectangles share 41106 bytes, so `CL_MEM_COPY_OVERLAP` is the right answer, the buffer is left
+/// as it was, and `FPGACL_LOG=info` explains the refusal.
 #[test]
 fn replay_of_the_suites_failing_copy_is_a_real_overlap() {
-    let out = run(&env(&[("RECT_REPLAY", "cts2765")]));
+    let out = run(&env(&[("RECT_REPLAY", "cts2765"), ("FPGACL_LOG", "info")]));
     assert_passed(&out, "replay cts2765");
     assert!(
         out.stdout
             .contains("41106 shared bytes; returned CL_MEM_COPY_OVERLAP"),
+        "{}",
+        out.describe()
+    );
+    // With FPGACL_LOG=info the runtime says why, with the resolved slice pitch (5 x 438).
+    assert!(
+        out.stderr.lines().any(|l| l.contains("CL_MEM_COPY_OVERLAP")
+            && l.contains("row pitch 438 and slice pitch 2190")
+            && l.contains("given 438/0 and 438/0")),
         "{}",
         out.describe()
     );
