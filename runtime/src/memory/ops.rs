@@ -375,6 +375,25 @@ pub fn copy_buffer_rect(
     if Arc::ptr_eq(&src.root(), &dst.root())
         && rects_overlap(&s, src.root_offset(), &d, dst.root_offset(), args.region)
     {
+        // Say why: with pitches of 0 the resolved ones decide (the conformance suite's
+        // bufferreadwriterect once checked overlap with the 0 itself, KhronosGroup/OpenCL-CTS#2765).
+        let r = args.region;
+        log::info!(
+            "fpgacl: clEnqueueCopyBufferRect: CL_MEM_COPY_OVERLAP: origin {:?} -> {:?}, region \
+             {}x{}x{}: the rectangles share bytes with row pitch {} and slice pitch {} (given \
+             {}/{} and {}/{}; 0 means region[0] and region[1] x row pitch)",
+            args.buffer_origin,
+            args.host_origin,
+            r[0],
+            r[1],
+            r[2],
+            s.row_pitch,
+            s.slice_pitch,
+            args.buffer_row_pitch,
+            args.buffer_slice_pitch,
+            args.host_row_pitch,
+            args.host_slice_pitch
+        );
         return Err(CL_MEM_COPY_OVERLAP);
     }
     let (sm, dm) = (src.clone(), dst.clone());

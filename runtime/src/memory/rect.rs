@@ -223,4 +223,84 @@ mod tests {
             );
         }
     }
+
+    /// The conformance suite's newer `bufferreadwriterect` passes pitches of 0 (meaning
+    /// `region[0]` and `region[1] * row_pitch`), so origins lie beyond a row or a slice and
+    /// rows wrap into the next ones. The test stays exact there (same pitches on both sides).
+    #[test]
+    fn overlap_is_exact_with_zero_pitches_and_wrapping_origins() {
+        let mut seed = 99u64;
+        let mut rnd = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n
+        };
+        let (mut overlapping, mut apart) = (0, 0);
+        for _ in 0..100_000 {
+            let region = [1 + rnd(6), 1 + rnd(5), 1 + rnd(4)];
+            let rp = if rnd(2) == 0 { 0 } else { region[0] + rnd(4) };
+            let erp = if rp == 0 { region[0] } else { rp };
+            let sp = if rnd(2) == 0 {
+                0
+            } else {
+                erp * (region[1] + rnd(3))
+            };
+            let so = [rnd(30), rnd(20), rnd(6)];
+            let dof = [rnd(30), rnd(20), rnd(6)];
+            let s = RectSide::new(so, region, rp, sp).unwrap();
+            let t = RectSide::new(dof, region, rp, sp).unwrap();
+            let n = t.end(region).unwrap().max(s.end(region).unwrap());
+            let mut a = vec![false; n];
+            s.for_each_row(region, |o, k| (o..o + k).for_each(|i| a[i] = true));
+            let mut hit = false;
+            t.for_each_row(region, |o, k| hit |= (o..o + k).any(|i| a[i]));
+            if hit {
+                overlapping += 1;
+            } else {
+                apart += 1;
+            }
+            assert_eq!(
+                rects_overlap(&s, 0, &t, 0, region),
+                hit,
+                "region {region:?} pitches {rp}/{sp} src {so:?} dst {dof:?}"
+            );
+        }
+        // Both answers were exercised many times.
+        assert!(
+            overlapping > 10_000 && apart > 10_000,
+            "{overlapping} {apart}"
+        );
+    }
+
+    /// The two same-buffer copies reported upstream for the suite's zero-pitch version (row
+    /// pitch 438 and slice pitch 0 in KhronosGroup/OpenCL-CTS#2765, whose boxes share bytes;
+    /// row pitch 0 and slice pitch 7620 in pocl/pocl#2326, whose boxes do not), checked against
+    /// the bytes.
+    #[test]
+    fn the_two_upstream_zero_pitch_copies() {
+        let cases = [
+            ([14, 69, 100], [176, 181, 171], [224, 5, 226], 438, 0, true),
+            ([11, 277, 388], [187, 87, 50], [6, 97, 845], 0, 7620, false),
+        ];
+        for (so, dof, region, rp, sp, want) in cases {
+            let s = RectSide::new(so, region, rp, sp).unwrap();
+            let t = RectSide::new(dof, region, rp, sp).unwrap();
+            let n = t.end(region).unwrap().max(s.end(region).unwrap());
+            let mut a = vec![false; n];
+            s.for_each_row(region, |o, k| {
+                a[o..o + k].iter_mut().for_each(|b| *b = true)
+            });
+            let mut shared = 0usize;
+            t.for_each_row(region, |o, k| {
+                shared += a[o..o + k].iter().filter(|b| **b).count()
+            });
+            assert_eq!(shared > 0, want, "{so:?} -> {dof:?}: {shared} shared bytes");
+            assert_eq!(
+                rects_overlap(&s, 0, &t, 0, region),
+                want,
+                "{so:?} -> {dof:?}"
+            );
+        }
+    }
 }
