@@ -2,7 +2,10 @@
 //! reference interpreter): translates a decoded kernel ([`Code`]) to native code with
 //! Cranelift at its first launch ([`prepare`], once per kernel and program; kernels of more
 //! than [`FAST_COMPILE_OPS`] ops with Cranelift's fast tier), and runs its work-items through
-//! it behind [`Machine::run`].
+//! it behind [`Machine::run`] ([`run`], one item per call) or, from the worker's group loop,
+//! a whole group per call ([`run_items`]: the compiled code loops over the group's items and
+//! does the worker's per-item set-up itself). The inline counting code is specialised for the
+//! program's coalescing table and board ([`Spec`]).
 //!
 //! What stays identical to the interpreter (the reference):
 //! - every register slot is a Cranelift variable (64-bit, the slot encoding of `values`), so the
