@@ -326,6 +326,23 @@ pub struct ProgramInstance {
     inner: Arc<Inner>,
 }
 
+impl Inner {
+    /// Kernel `k`'s burst trackers (rule M0', [`coalesce_table`]), computed at first use.
+    fn coalesce_of(&self, k: u32, f: &Function) -> &[(u32, u32)] {
+        self.coalesce[k as usize]
+            .get_or_init(|| coalesce_table(&self.module, k, f, &self.board, self.report.as_deref()))
+    }
+
+    /// What the compiling backend specialises kernel `k`'s counting code for.
+    fn jit_spec(&self, k: u32, f: &Function) -> crate::exec::jit::Spec {
+        crate::exec::jit::Spec::new(
+            self.coalesce_of(k, f),
+            self.board.mem_word_bytes(),
+            self.board.max_burst_words(),
+        )
+    }
+}
+
 impl ProgramInstance {
     /// Decodes every kernel, creates the program's channels and starts its autorun kernels.
     pub fn new(
@@ -496,7 +513,8 @@ impl ProgramInstance {
             inner.module.kernels.get(kernel as usize),
         ) {
             (Some(c), Some(f)) if inner.jit => {
-                crate::exec::jit::prepare(c, &inner.module, f).is_some()
+                crate::exec::jit::prepare(c, &inner.module, f, || inner.jit_spec(kernel, f))
+                    .is_some()
             }
             _ => false,
         }
@@ -1038,7 +1056,7 @@ fn run_kernel(
     // The compiling backend compiles a kernel at its first launch (once; later launches and
     // the other workers reuse it).
     if inner.jit {
-        crate::exec::jit::prepare(code, module, f);
+        crate::exec::jit::prepare(code, module, f, || inner.jit_spec(spec.kernel, f));
     }
     let mut regs = vec![0u64; f.num_slots as usize];
     for &(slot, v) in &code.const_init {
@@ -1273,15 +1291,7 @@ fn run_kernel(
         local_args,
         word_bytes: inner.board.mem_word_bytes(),
         max_burst_words: inner.board.max_burst_words(),
-        coalesce: inner.coalesce[spec.kernel as usize].get_or_init(|| {
-            coalesce_table(
-                module,
-                spec.kernel,
-                f,
-                &inner.board,
-                inner.report.as_deref(),
-            )
-        }),
+        coalesce: inner.coalesce_of(spec.kernel, f),
         clock,
         oob_fault: inner.oob_fault,
     };

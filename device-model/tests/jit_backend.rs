@@ -915,3 +915,125 @@ fn inline_sqrt_rsqrt_and_mad_give_the_interpreters_bits() {
     assert_eq!(f32::from_bits(word(6 * 11)), 2.0);
     assert_eq!(f32::from_bits(word(6 * 11 + 1)), 0.5);
 }
+
+/// Kernels for the compiled work-item loop (`jit::run_items`: one call runs a whole group):
+/// a fault in one work-item of one group, private memory that every item must see fresh, a
+/// cold op (an atomic) in the loop, two-dimensional groups.
+const ITEM_LOOP: &str = r#"
+__kernel void fault_at(__global int *x, int bad) {
+    int i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    x[i == bad ? 100000 : i] = i + (int)get_local_id(0);
+}
+
+__kernel void groups2d(__global const int *in, __global int *out, __global int *cnt, int w) {
+    int x = get_global_id(0);
+    int y = get_global_id(1);
+    int priv[8];
+    int stale = priv[(x + y) & 7];
+    for (int k = 0; k < 8; k++)
+        priv[k] = in[(y * w + x + k) & 255] + (int)get_local_id(0) * k;
+    int s = stale;
+    for (int k = 0; k < 8; k++)
+        s += priv[(k * 3 + x) & 7];
+    out[y * w + x] = s + (int)get_group_id(0) * 1000 + (int)get_group_id(1) * 100000
+        + (int)get_local_id(1) * 7;
+    atomic_add(cnt, s & 15);
+}
+"#;
+
+/// A fault in work-item 37 of group 2 (and in a 2-D group) is reported for that work-item by
+/// the compiled work-item loop, with the interpreter's report; in `OobMode::Report` the
+/// logged first access is the same too.
+#[test]
+fn a_fault_inside_a_compiled_work_item_loop_names_the_faulting_item() {
+    let m = compile("loop.cl", ITEM_LOOP);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    // 1-D: groups of 64, the fault in local id 37 of group 2 (global id 165); 2-D: groups of
+    // 8 x 4, the fault in group (1, 2), local id (5, 1): global id (13, 9).
+    let one_d = Case {
+        kernel: "fault_at",
+        dims: 1,
+        global: [256, 1, 1],
+        local: Some([64, 1, 1]),
+        bufs: vec![vec![0; 256]],
+        args: vec![Ok(0), Err(2 * 64 + 37)],
+    };
+    let two_d = Case {
+        kernel: "fault_at",
+        dims: 2,
+        global: [32, 16, 1],
+        local: Some([8, 4, 1]),
+        bufs: vec![vec![0; 512]],
+        args: vec![Ok(0), Err(9 * 32 + 13)],
+    };
+    for (c, item) in [(one_d, "165,0,0"), (two_d, "13,9,0")] {
+        let interp = instance(&m, Backend::Interp, OobMode::Fault);
+        let jit = instance(&m, Backend::Jit, OobMode::Fault);
+        assert!(jit.compiled(0));
+        let a = run_case(&interp, &m, &report, &c, true);
+        let b = run_case(&jit, &m, &report, &c, true);
+        let (ea, eb) = (a.1.unwrap_err(), b.1.unwrap_err());
+        assert_eq!(ea, eb);
+        assert!(eb.contains(&format!("work-item {item}")), "{eb}");
+        assert_eq!(
+            a.0, b.0,
+            "the items before the fault ran, the later ones did not"
+        );
+        let interp = instance(&m, Backend::Interp, OobMode::Report);
+        let jit = instance(&m, Backend::Jit, OobMode::Report);
+        let a = run_case(&interp, &m, &report, &c, true);
+        let b = run_case(&jit, &m, &report, &c, true);
+        let (ra, rb) = (a.1.unwrap(), b.1.unwrap());
+        assert_eq!(format!("{:?}", ra.oob), format!("{:?}", rb.oob));
+        assert_eq!(ra.oob.len(), 1);
+        assert!(format!("{:?}", rb.oob).contains(&item.replace(',', ", ")));
+        assert_eq!(ra.counters, rb.counters);
+        assert_eq!(ra.end_tick, rb.end_tick);
+        assert_eq!(a.0, b.0);
+    }
+}
+
+/// Many two-dimensional groups through the compiled work-item loop agree with the interpreter
+/// bit for bit (outputs, counters, emulated end time), on one and two workers: each item sees
+/// fresh private memory and its own ids, the atomic (a cold op) counts as in the interpreter.
+#[test]
+fn multi_group_launches_through_the_compiled_item_loop_agree_bit_for_bit() {
+    let m = compile("loop.cl", ITEM_LOOP);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let c = Case {
+        kernel: "groups2d",
+        dims: 2,
+        global: [16, 12, 1],
+        local: Some([4, 3, 1]),
+        bufs: vec![pseudo(256, 5), vec![0; 16 * 12], vec![0; 1]],
+        args: vec![Ok(0), Ok(1), Ok(2), Err(16)],
+    };
+    let inst = |backend, threads| {
+        ProgramInstance::new(
+            m.clone(),
+            &Board::default_board(),
+            ExecConfig {
+                threads,
+                backend: Some(backend),
+                oob: Some(OobMode::Fault),
+                ..Default::default()
+            },
+        )
+        .expect("decodes")
+    };
+    for timed in [false, true] {
+        let reference = run_case(&inst(Backend::Interp, 1), &m, &report, &c, timed);
+        let ra = reference.1.as_ref().expect("runs");
+        for threads in [1, 2] {
+            let jit = inst(Backend::Jit, threads);
+            assert!(jit.compiled(1));
+            let b = run_case(&jit, &m, &report, &c, timed);
+            assert_eq!(reference.0, b.0, "{threads} threads, timed {timed}");
+            let rb = b.1.as_ref().expect("runs");
+            assert_eq!(ra.counters, rb.counters, "{threads} threads, timed {timed}");
+            if threads == 1 {
+                assert_eq!(ra.end_tick, rb.end_tick);
+            }
+        }
+    }
+}

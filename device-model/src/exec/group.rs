@@ -338,6 +338,25 @@ impl<'a> Worker<'a> {
 
     fn run_plain(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), Box<KernelFault>> {
         self.set_frame(0);
+        // A compiled kernel runs the group's work-item loop in native code (one call).
+        if let Some(j) = self.plan.code.jit.get() {
+            self.regs[..ns].copy_from_slice(&self.plan.reg_template);
+            let cost = self.clock.map(|cp| cp.item).unwrap_or(0);
+            let tmpl = &self.plan.frame_template[..];
+            match super::jit::run_items(
+                j,
+                &mut self.m,
+                &mut self.regs[..ns],
+                l,
+                cost,
+                &mut self.frames[..fw],
+                tmpl,
+            ) {
+                Some(Ok(())) => return Ok(()),
+                Some(Err(t)) => return Err(self.fault(t)),
+                None => {}
+            }
+        }
         let ls = self.plan.lsize;
         let mut lid = [0u64; 3];
         for lin in 0..l {

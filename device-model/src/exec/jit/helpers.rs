@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicU64;
 pub struct Frame {
     pub regions: *const Region,
     pub nregions: u64,
-    pub ids: *const Ids,
+    pub ids: *mut Ids,
     /// Loop header visit counters (by loop) and loop entry counters (by loop).
     pub visits: *mut u64,
     pub entries: *mut u64,
@@ -38,34 +38,79 @@ pub struct Frame {
     pub trap: Option<Trap>,
     /// What the inline counting code reads and writes (`CountEnv`).
     pub cnt: CountEnv,
+    /// Work-items this call runs, in local linear order from the group's first
+    /// (`jit::run_items`: the work-item loop of a group runs in compiled code, which sets each
+    /// item's ids, resets its issue counters and adds `item_cost` to the clock as the worker's
+    /// loop does); 0: the machine's current work-item only (`jit::run`).
+    pub items: u64,
+    /// With `items`: the local size and each dimension's global id of local id 0 (group id
+    /// times local size plus offset), the clock ticks each item starts with.
+    pub lsize: [u64; 3],
+    pub gbase: [u64; 3],
+    pub item_cost: u64,
+    /// Out, with `items`: the local linear id of the running (the trapping) item.
+    pub item: u64,
+    /// With `items`, kernels with private memory or cold ops: what `h_reset` restores per
+    /// item.
+    pub reset: ItemReset,
+}
+
+/// What `h_reset` restores at the start of each work-item of a compiled work-item loop: the
+/// private memory (from the launch's template) and, for kernels whose cold ops count accesses,
+/// every issue counter (the worker's loop zeroes them all; inline accesses zero their own).
+#[repr(C)]
+pub struct ItemReset {
+    pub frame: *mut u64,
+    pub frame_template: *const u64,
+    pub fw: usize,
+    pub issued: *mut u32,
+    pub nissued: usize,
+}
+
+impl ItemReset {
+    pub fn none() -> ItemReset {
+        ItemReset {
+            frame: std::ptr::null_mut(),
+            frame_template: std::ptr::null(),
+            fw: 0,
+            issued: std::ptr::null_mut(),
+            nissued: 0,
+        }
+    }
+}
+
+/// The start of a work-item of a compiled work-item loop (see [`ItemReset`]).
+pub unsafe extern "C" fn h_reset(f: *mut Frame) {
+    let r = &(*f).reset;
+    if r.fw > 0 {
+        std::ptr::copy_nonoverlapping(r.frame_template, r.frame, r.fw);
+    }
+    if r.nissued > 0 {
+        std::ptr::write_bytes(r.issued, 0, r.nissued);
+    }
 }
 
 /// The state of `Machine::count` as compiled code reads and writes it in place: the common
-/// path of every counted access runs inline (`Tr::count`) on these pointers into the
-/// machine's own counter block, last addresses, issue slots and burst trackers, so the
-/// interpreter (cold ops, the out-of-line path) and compiled code share one state. Read at
-/// fixed offsets (`offset_of!`).
+/// path of every counted access runs inline (`Tr::count`, specialised for the program's
+/// coalescing table and board, `super::Spec`) on these pointers into the machine's own
+/// counter block, last addresses, issue slots and burst trackers, so the interpreter (cold
+/// ops, the out-of-line path) and compiled code share one state. Read at fixed offsets
+/// (`offset_of!`).
 #[repr(C)]
 pub struct CountEnv {
-    /// Sites the inline path may count: the smallest of the counter block's site rows, the
+    /// Sites the inline path may index: the smallest of the counter block's site rows, the
     /// last-address table, the coalescing table (when present) and the work-item's issue
-    /// counters (when present); 0 when the board's word width is not a power of two (every
-    /// access then calls `h_count`). An access of a site at or above it (or whose coalesced
-    /// tracker is) calls `h_count`, which checks as `Machine::count` does.
+    /// counters (when present); 0 when the board's word width is not a power of two. A run
+    /// whose inline sites do not all fit runs on the interpreter (`jit::run`).
     pub nsites: u64,
     /// Site rows of the counter block (`field::COUNT` counters each, single writer).
     pub rows: *const AtomicU64,
     /// Last address per site (`Machine::last`) and its length (the burst table's row stride).
     pub last: *mut u64,
     pub nlast: u64,
-    /// (tracker site, accesses per wide access) per site (`Machine::coalesce`); null: none.
-    pub coalesce: *const (u32, u32),
     /// The running work-item's issue counters (`Machine::issued` from `issued_base`); null
     /// for groups of one work-item (slot 0).
     pub issued: *mut u32,
-    /// `log2` of the memory word and the longest burst in words.
-    pub word_shift: u64,
-    pub max_burst: u64,
     /// The burst trackers (`Machine::bursts`), their length and the rows in use: these change
     /// when rows are added (`h_rows`, `h_count`, `h_cold`), which refresh them.
     pub bursts: *mut (u64, u64),
@@ -78,12 +123,6 @@ impl CountEnv {
     pub fn of(m: &mut Machine<'_>) -> CountEnv {
         let (rows, nrows) = m.counters.site_rows();
         let mut n = nrows.min(m.last.len());
-        let coalesce = if m.coalesce.is_empty() {
-            std::ptr::null()
-        } else {
-            n = n.min(m.coalesce.len());
-            m.coalesce.as_ptr()
-        };
         // No issue counters: groups of one work-item (slot 0). A base past them (not made by
         // the worker) leaves every access to `count`.
         let issued = if m.issued.is_empty() {
@@ -103,10 +142,7 @@ impl CountEnv {
             rows,
             last: m.last.as_mut_ptr(),
             nlast: m.last.len() as u64,
-            coalesce,
             issued,
-            word_shift: m.word_shift as u64,
-            max_burst: m.max_burst_words,
             bursts: m.bursts.as_mut_ptr(),
             nbursts: m.bursts.len() as u64,
             burst_rows: m.burst_rows as u64,

@@ -2,7 +2,10 @@
 //! reference interpreter): translates a decoded kernel ([`Code`]) to native code with
 //! Cranelift at its first launch ([`prepare`], once per kernel and program; kernels of more
 //! than [`FAST_COMPILE_OPS`] ops with Cranelift's fast tier), and runs its work-items through
-//! it behind [`Machine::run`].
+//! it behind [`Machine::run`] ([`run`], one item per call) or, from the worker's group loop,
+//! a whole group per call ([`run_items`]: the compiled code loops over the group's items and
+//! does the worker's per-item set-up itself). The inline counting code is specialised for the
+//! program's coalescing table and board ([`Spec`]).
 //!
 //! What stays identical to the interpreter (the reference):
 //! - every register slot is a Cranelift variable (64-bit, the slot encoding of `values`), so the
@@ -62,6 +65,50 @@ pub fn fast_tier(code: &Code) -> bool {
     code.ops.len() > FAST_COMPILE_OPS || FORCE_FAST_TIER.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// What a kernel's inline counting code is specialised for, fixed per program instance and
+/// kernel: the burst tracker and accesses per wide access of every site (rule M0',
+/// `Plan::coalesce`), the board's memory word (`log2`, `u32::MAX` when not a power of two:
+/// every access then counts through `Machine::count`) and its longest burst in words. A run
+/// whose machine disagrees for a site the code counts inline runs on the interpreter instead
+/// ([`run`] returns `None`), so the counters never depend on the specialisation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub coalesce: Vec<(u32, u32)>,
+    pub word_shift: u32,
+    pub max_burst: u64,
+}
+
+impl Spec {
+    /// The specialisation for a board's memory word and burst length (`Machine::word_shift`
+    /// and `max_burst_words` are derived the same way).
+    pub fn new(coalesce: &[(u32, u32)], word_bytes: u64, max_burst_words: u64) -> Spec {
+        Spec {
+            coalesce: coalesce.to_vec(),
+            word_shift: if word_bytes.is_power_of_two() {
+                word_bytes.trailing_zeros()
+            } else {
+                u32::MAX
+            },
+            max_burst: max_burst_words,
+        }
+    }
+
+    /// The default board's, with one tracker per site (what [`compile`] uses).
+    pub fn plain(m: &Module) -> Spec {
+        let b = crate::Board::default_board();
+        let t: Vec<(u32, u32)> = (0..m.sites.len() as u32).map(|s| (s, 1)).collect();
+        Spec::new(&t, b.mem_word_bytes(), b.max_burst_words())
+    }
+
+    /// Tracker site and accesses per wide access of `site` (`Machine::count`'s rule).
+    pub fn tracker(&self, site: u32) -> (u32, u32) {
+        match self.coalesce.get(site as usize) {
+            Some(&(t, n)) => (t, n.max(1)),
+            None => (site, 1),
+        }
+    }
+}
+
 /// The compiled entry point: `(frame, register file) -> status` (0 = returned, 1 = trap in
 /// `Frame::trap`).
 type Entry = unsafe extern "C" fn(*mut Frame, *mut u64) -> u32;
@@ -80,6 +127,20 @@ pub struct JitKernel {
     pub code_bytes: usize,
     /// Compiled with the fast tier ([`FAST_COMPILE_OPS`]).
     pub fast_tier: bool,
+    /// What the counting code was specialised for, and the (site, tracker, accesses per wide
+    /// access) of every site it counts inline: [`run`] checks them against the machine.
+    spec: Spec,
+    sites: Vec<(u32, u32, u32)>,
+    /// Sites the machine's counting state must hold (`CountEnv::nsites`): one more than the
+    /// largest site or tracker counted inline.
+    need_sites: u64,
+    /// The work-item loop (`run_items`) zeroes the issue counters of the access sites'
+    /// trackers: one more than the largest (0: none).
+    zero_need: usize,
+    /// The work-item loop calls `helpers::h_reset` per item (private memory or cold ops);
+    /// `cold_counts`: cold ops that may count accesses (all issue counters are reset).
+    resets: bool,
+    cold_counts: bool,
 }
 
 // SAFETY: the finalized code and data of the JIT module are never written after compilation;
@@ -155,12 +216,19 @@ impl Slot {
 /// kernel; `None` when it cannot be compiled: it keeps running on the interpreter, and one
 /// `info` log line says why (once per kernel and program). Concurrent first launches of the
 /// same kernel compile it once (the others wait for the result).
-pub fn prepare<'c>(code: &'c Code, m: &Module, f: &Function) -> Option<&'c JitKernel> {
+///
+/// `spec` gives the counting specialisation (called once, when the kernel compiles).
+pub fn prepare<'c>(
+    code: &'c Code,
+    m: &Module,
+    f: &Function,
+    spec: impl FnOnce() -> Spec,
+) -> Option<&'c JitKernel> {
     code.jit
         .0
         .get_or_init(|| {
             let name = &f.name;
-            match compile(code, m, f) {
+            match compile_for(code, m, f, spec()) {
                 Ok(k) => {
                     log::debug!(
                         "kernel {name}: compiled to {} bytes of native code in {:.2} ms ({} tier)",
@@ -179,8 +247,14 @@ pub fn prepare<'c>(code: &'c Code, m: &Module, f: &Function) -> Option<&'c JitKe
         .as_deref()
 }
 
-/// Compiles kernel `f`, decoded as `code`; `Err` names what the compiler does not support.
+/// Compiles kernel `f`, decoded as `code`, for the default board ([`Spec::plain`]); `Err`
+/// names what the compiler does not support.
 pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, String> {
+    compile_for(code, m, f, Spec::plain(m))
+}
+
+/// Compiles kernel `f`, decoded as `code`, with counting specialised for `spec`.
+pub fn compile_for(code: &Code, m: &Module, f: &Function, spec: Spec) -> Result<JitKernel, String> {
     if let Some(why) = translate::unsupported(code) {
         return Err(why);
     }
@@ -193,13 +267,20 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
         if f.name == "jit_test_panics" {
             panic!("a translation bug (test)");
         }
-        translate::build(code, m, f, fast_tier)
+        translate::build(code, m, f, fast_tier, &spec)
     }));
-    let (module, entry, code_bytes) = match r {
+    let (module, entry, code_bytes, inline_sites, resets) = match r {
         Ok(Ok(x)) => x,
         Ok(Err(e)) => return Err(format!("code generation failed: {e}")),
         Err(_) => return Err("code generation panicked".into()),
     };
+    let sites = translate::access_sites(code)
+        .into_iter()
+        .map(|s| {
+            let (t, n) = spec.tracker(s);
+            (s, t, n)
+        })
+        .collect::<Vec<_>>();
     Ok(JitKernel {
         module: Some(module),
         entry,
@@ -209,6 +290,20 @@ pub fn compile(code: &Code, m: &Module, f: &Function) -> Result<JitKernel, Strin
         compile_time: t0.elapsed(),
         code_bytes,
         fast_tier,
+        need_sites: inline_sites
+            .iter()
+            .map(|&(s, t, _)| s.max(t) as u64 + 1)
+            .max()
+            .unwrap_or(0),
+        zero_need: sites
+            .iter()
+            .map(|&(_, t, _)| t as usize + 1)
+            .max()
+            .unwrap_or(0),
+        resets: resets.0,
+        cold_counts: resets.1,
+        spec,
+        sites,
     })
 }
 
@@ -222,6 +317,96 @@ pub fn run(
     regs: &mut [u64],
     pc: &mut u32,
 ) -> Option<Result<Exit, Trap>> {
+    let mut f = frame(j, m, regs)?;
+    // SAFETY: the code was compiled from `m.code` (the `Code` holding `j`); the frame points
+    // at live state of `m` and at `regs`, which nothing else touches during the call.
+    let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
+    m.clock = f.clock;
+    m.poll = f.poll as u32;
+    if st == 0 {
+        *pc = m.code.ops.len() as u32;
+        return Some(Ok(Exit::Return));
+    }
+    let t = trap_of(&mut f);
+    *pc = t.pc;
+    Some(Err(t))
+}
+
+/// Runs the work-items `0..items` (local linear ids) of the machine's current group through
+/// the compiled kernel in one call: its work-item loop does what the worker's loop does per
+/// item (ids, issue counters, private memory from `frame_template` into `frame`, `item_cost`
+/// clock ticks). `regs` holds the launch's register template. `None` when the kernel or the
+/// run does not allow it (printf, private memory without the per-item reset, issue counters
+/// or counting state the code cannot index): nothing ran, the caller runs the items one by
+/// one. On a trap, the machine's ids and `item` are the trapping item's.
+pub fn run_items(
+    j: &JitKernel,
+    m: &mut Machine<'_>,
+    regs: &mut [u64],
+    items: usize,
+    item_cost: u64,
+    frame_mem: &mut [u64],
+    frame_template: &[u64],
+) -> Option<Result<(), Trap>> {
+    if items == 0 || !m.code.printfs.is_empty() || frame_mem.len() < frame_template.len() {
+        return None;
+    }
+    if !frame_template.is_empty() && !j.resets {
+        return None;
+    }
+    let nissued = if m.issued.is_empty() {
+        0
+    } else {
+        // The worker's loop zeroes every issue counter before each item.
+        m.issued.fill(0);
+        if m.issued.len().saturating_sub(m.issued_base) < j.zero_need {
+            return None;
+        }
+        m.issued.len() - m.issued_base
+    };
+    let mut f = frame(j, m, regs)?;
+    let ls = m.ids.lsize;
+    f.items = items as u64;
+    f.lsize = ls;
+    let (grp, off) = (m.ids.grp, m.ids.offset);
+    f.gbase = std::array::from_fn(|d| grp[d].wrapping_mul(ls[d]).wrapping_add(off[d]));
+    f.item_cost = item_cost;
+    if j.resets {
+        f.reset = helpers::ItemReset {
+            frame: frame_mem.as_mut_ptr(),
+            frame_template: frame_template.as_ptr(),
+            fw: frame_template.len(),
+            issued: if nissued > 0 {
+                f.cnt.issued
+            } else {
+                std::ptr::null_mut()
+            },
+            nissued: if j.cold_counts { nissued } else { 0 },
+        };
+    }
+    // SAFETY: as in `run`; `frame_mem` and `frame_template` outlive the call.
+    let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
+    m.clock = f.clock;
+    m.poll = f.poll as u32;
+    m.item = f.item as usize;
+    if st == 0 {
+        return Some(Ok(()));
+    }
+    Some(Err(trap_of(&mut f)))
+}
+
+fn trap_of(f: &mut Frame) -> Trap {
+    f.trap.take().unwrap_or(Trap {
+        pc: 0,
+        kind: FaultKind::Unreachable,
+        site: u32::MAX,
+    })
+}
+
+/// The frame of a call of `j` on `m`'s current state (one work-item: `items` 0); `None` when
+/// the machine does not fit the compiled code.
+#[inline]
+fn frame(j: &JitKernel, m: &mut Machine<'_>, regs: &mut [u64]) -> Option<Frame> {
     if regs.len() < j.num_slots {
         return None;
     }
@@ -245,11 +430,27 @@ pub fn run(
             )
         }
     };
+    // The counting specialisation must be this machine's for every site the code accesses.
+    if m.word_shift != j.spec.word_shift || m.max_burst_words != j.spec.max_burst {
+        return None;
+    }
+    for &(s, t, n) in &j.sites {
+        let (mt, mn) = match m.coalesce.get(s as usize) {
+            Some(&(t, n)) => (t, n.max(1)),
+            None => (s, 1),
+        };
+        if (mt, mn) != (t, n) {
+            return None;
+        }
+    }
     let cnt = helpers::CountEnv::of(m);
-    let mut f = Frame {
+    if cnt.nsites < j.need_sites {
+        return None;
+    }
+    Some(Frame {
         regions: m.regions.as_ptr(),
         nregions: m.regions.len() as u64,
-        ids: &m.ids,
+        ids: std::ptr::addr_of_mut!(m.ids),
         visits,
         entries,
         heads,
@@ -263,23 +464,13 @@ pub fn run(
         tmp: 0,
         trap: None,
         cnt,
-    };
-    // SAFETY: the code was compiled from `m.code` (the `Code` holding `j`); the frame points
-    // at live state of `m` and at `regs`, which nothing else touches during the call.
-    let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
-    m.clock = f.clock;
-    m.poll = f.poll as u32;
-    if st == 0 {
-        *pc = m.code.ops.len() as u32;
-        return Some(Ok(Exit::Return));
-    }
-    let t = f.trap.take().unwrap_or(Trap {
-        pc: 0,
-        kind: FaultKind::Unreachable,
-        site: u32::MAX,
-    });
-    *pc = t.pc;
-    Some(Err(t))
+        items: 0,
+        lsize: [1; 3],
+        gbase: [0; 3],
+        item_cost: 0,
+        item: 0,
+        reset: helpers::ItemReset::none(),
+    })
 }
 
 /// A dense kernel of about 300 source lines (48 blocks of arithmetic, branches and a loop

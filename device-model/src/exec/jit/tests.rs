@@ -64,10 +64,14 @@ fn what_is_not_compiled_says_why() {
     assert!(compile(&a, &m, &m.kernels[1]).is_ok());
     // Compiled on demand, once.
     assert!(a.jit.get().is_none());
-    let k = prepare(&a, &m, &m.kernels[1]).expect("compiles") as *const JitKernel;
+    let k =
+        prepare(&a, &m, &m.kernels[1], || Spec::plain(&m)).expect("compiles") as *const JitKernel;
     assert!(std::ptr::eq(a.jit.get().unwrap(), k));
-    assert!(std::ptr::eq(prepare(&a, &m, &m.kernels[1]).unwrap(), k));
-    assert!(prepare(&b, &m, &m.kernels[0]).is_none());
+    assert!(std::ptr::eq(
+        prepare(&a, &m, &m.kernels[1], || Spec::plain(&m)).unwrap(),
+        k
+    ));
+    assert!(prepare(&b, &m, &m.kernels[0], || Spec::plain(&m)).is_none());
     assert!(b.jit.get().is_none());
 }
 
@@ -105,7 +109,7 @@ fn a_panic_in_code_generation_falls_back_to_the_interpreter() {
     let code = decode(&m, &m.kernels[0]).unwrap();
     let why = compile(&code, &m, &m.kernels[0]).unwrap_err();
     assert_eq!(why, "code generation panicked");
-    assert!(prepare(&code, &m, &m.kernels[0]).is_none());
+    assert!(prepare(&code, &m, &m.kernels[0], || Spec::plain(&m)).is_none());
     assert!(code.jit.get().is_none());
 }
 

@@ -7,7 +7,7 @@ use super::super::code::{Code, Op, NONE};
 use super::super::interp::ISSUE_SLOTS;
 use super::super::interp::{Ids, Region};
 use super::helpers::{self as h, CountEnv, Frame};
-use super::Entry;
+use super::{Entry, Spec};
 use crate::counters::field;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
@@ -108,6 +108,7 @@ struct Sigs {
     lane: SigRef,
     v2: SigRef,
     st1: SigRef,
+    unit: SigRef,
 }
 
 fn sig(m: &JITModule, params: &[Type], rets: &[Type]) -> Signature {
@@ -117,14 +118,51 @@ fn sig(m: &JITModule, params: &[Type], rets: &[Type]) -> Signature {
     s
 }
 
-/// Builds the native code of `code`: the JIT module (owning the code), the entry point and
-/// the code size in bytes.
+/// What [`build`] returns: the JIT module (owning the code), the entry point, the code size
+/// in bytes, the (site, tracker, accesses per wide access) of the sites counted inline and
+/// whether the work-item loop calls `h_reset` per item / the kernel has cold ops.
+pub type Built = (JITModule, Entry, usize, Vec<(u32, u32, u32)>, (bool, bool));
+
+/// The sites of the kernel's loads and stores (counted inline or by `h_count`), sorted.
+pub fn access_sites(code: &Code) -> Vec<u32> {
+    let mut v: Vec<u32> = code
+        .ops
+        .iter()
+        .filter_map(|op| match *op {
+            Op::LoadIdx { site, .. }
+            | Op::StoreIdx { site, .. }
+            | Op::Load { site, .. }
+            | Op::Store { site, .. } => Some(site),
+            _ => None,
+        })
+        .filter(|&s| s != NONE)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Whether `op` runs on the interpreter through `h_cold`.
+fn is_cold(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Builtin(_)
+            | Op::BuiltinPtr(_)
+            | Op::Bitcast(_)
+            | Op::Copy(_)
+            | Op::Atomic(_)
+            | Op::Printf(_)
+    )
+}
+
+/// Builds the native code of `code`, its counting specialised for `spec`.
 pub fn build(
     code: &Code,
     _m: &Module,
     f: &Function,
     fast: bool,
-) -> Result<(JITModule, Entry, usize), String> {
+    spec: &Spec,
+) -> Result<Built, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
@@ -152,12 +190,18 @@ pub fn build(
         cranelift_module::default_libcall_names(),
     ));
     let mut ctx = module.make_context();
+    // `FPGACL_JIT_DISASM=1`: the native code of every compiled kernel on stderr (performance
+    // work).
+    let disasm = std::env::var_os("FPGACL_JIT_DISASM").is_some();
+    ctx.want_disasm = disasm;
     ctx.func.signature = sig(&module, &[I64, I64], &[I32]);
     let id = module
         .declare_function("kernel", Linkage::Local, &ctx.func.signature)
         .map_err(|e| e.to_string())?;
     ctx.func.name = UserFuncName::user(0, id.as_u32());
     let mut fctx = FunctionBuilderContext::new();
+    let inline_sites;
+    let resets;
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let sigs = Sigs {
@@ -173,8 +217,11 @@ pub fn build(
             lane: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64], &[I64])),
             v2: b.import_signature(sig(&module, &[I64, I32, I64], &[I64])),
             st1: b.import_signature(sig(&module, &[I64, I32], &[I32])),
+            unit: b.import_signature(sig(&module, &[I64], &[])),
         };
-        Tr::emit(&mut b, code, f, sigs)?;
+        inline_sites = Tr::emit(&mut b, code, f, sigs, spec)?;
+        let cold = code.ops.iter().any(is_cold);
+        resets = (cold || f.frame_size > 0, cold);
         b.finalize(module.target_config());
     }
     module
@@ -184,13 +231,18 @@ pub fn build(
         .compiled_code()
         .map(|c| c.code_info().total_size as usize)
         .unwrap_or(0);
+    if disasm {
+        if let Some(v) = ctx.compiled_code().and_then(|c| c.vcode.as_deref()) {
+            eprintln!("; kernel {} ({size} bytes)\n{v}", f.name);
+        }
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let p = module.get_finalized_function(id);
     // SAFETY: the function was built with the signature `Entry` describes (two pointers in,
     // a 32-bit status out, the platform's C calling convention).
     let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(p) };
-    Ok((module, entry, size))
+    Ok((module, entry, size, inline_sites, resets))
 }
 
 /// The translator's state while emitting one kernel.
@@ -212,6 +264,8 @@ struct Tr<'a, 'b> {
     clock: Variable,
     poll: Variable,
     status: Variable,
+    /// Where a returning work-item goes: the next item of the work-item loop, or the exit.
+    item_end: Block,
     /// Scratch variables of the inline count: tracker site, accesses per wide access, slot.
     cvars: [Variable; 3],
     exit: Block,
@@ -223,6 +277,14 @@ struct Tr<'a, 'b> {
     consts: Vec<Option<u64>>,
     /// A constant slot was written (never expected): the kernel is not compiled.
     const_written: bool,
+    /// The counting specialisation, the sites counted inline so far (site, tracker, accesses
+    /// per wide access) and the run-constant pointers of `Frame::cnt`, loaded once at entry.
+    spec: &'a Spec,
+    inline_sites: Vec<(u32, u32, u32)>,
+    crows: Value,
+    clast: Value,
+    cnlast: Value,
+    cissued: Value,
 }
 
 /// Where an access is in bounds: the block, the region entry and the offset.
@@ -242,7 +304,8 @@ impl<'a, 'b> Tr<'a, 'b> {
         code: &'a Code,
         f: &Function,
         sigs: Sigs,
-    ) -> Result<(), String> {
+        spec: &'a Spec,
+    ) -> Result<Vec<(u32, u32, u32)>, String> {
         let ops = &code.ops;
         let n = ops.len();
         let mut leader = vec![false; n];
@@ -289,6 +352,11 @@ impl<'a, 'b> Tr<'a, 'b> {
         let heads = ld(b, offset_of!(Frame, heads));
         let enters = ld(b, offset_of!(Frame, enters));
         let clock_helper = ld(b, offset_of!(Frame, clock_helper));
+        let cl = |b: &mut FunctionBuilder, o: usize| ld(b, offset_of!(Frame, cnt) + o);
+        let crows = cl(b, offset_of!(CountEnv, rows));
+        let clast = cl(b, offset_of!(CountEnv, last));
+        let cnlast = cl(b, offset_of!(CountEnv, nlast));
+        let cissued = cl(b, offset_of!(CountEnv, issued));
         let clock0 = b.ins().load(
             I64,
             MemFlagsData::trusted(),
@@ -323,11 +391,25 @@ impl<'a, 'b> Tr<'a, 'b> {
             }
         }
         let mut vars = Vec::with_capacity(ns);
-        for x in init {
-            let v = b.declare_var(I64);
-            b.def_var(v, x.unwrap_or(zero64));
-            vars.push(v);
+        for _ in 0..ns {
+            vars.push(b.declare_var(I64));
         }
+        // The work-item loop (`Frame::items`; 0: one item, set up by the caller).
+        let ldf = |b: &mut FunctionBuilder, off: usize| b.ins().load(I64, ro, frame, fo(off));
+        let items = ldf(b, offset_of!(Frame, items));
+        let lsize: Vec<Value> = (0..3)
+            .map(|d| ldf(b, offset_of!(Frame, lsize) + d * 8))
+            .collect();
+        let item = b.declare_var(I64);
+        b.def_var(item, zero64);
+        let lid: Vec<Variable> = (0..3).map(|_| b.declare_var(I64)).collect();
+        for &v in &lid {
+            b.def_var(v, zero64);
+        }
+        let item_head = b.create_block();
+        let item_end = b.create_block();
+        let body = b.create_block();
+        let setup = b.create_block();
         let clock = b.declare_var(I64);
         b.def_var(clock, clock0);
         let poll = b.declare_var(I32);
@@ -337,6 +419,53 @@ impl<'a, 'b> Tr<'a, 'b> {
         b.def_var(status, zero);
         let cvars = [b.declare_var(I64), b.declare_var(I64), b.declare_var(I64)];
         let exit = b.create_block();
+        b.ins().jump(item_head, &[]);
+        // Each item of the loop: ids (memory, read by `WorkItemC` and the helpers), the
+        // trapping item's index, the item's clock ticks, private memory and issue counters.
+        b.switch_to_block(item_head);
+        b.ins().brif(items, setup, &[], body, &[]);
+        b.switch_to_block(setup);
+        b.seal_block(setup);
+        let rw = MemFlagsData::trusted();
+        let lin = b.use_var(item);
+        b.ins().store(rw, lin, frame, fo(offset_of!(Frame, item)));
+        for (d, &lv) in lid.iter().enumerate() {
+            let l = b.use_var(lv);
+            let gb = ldf(b, offset_of!(Frame, gbase) + d * 8);
+            let g = b.ins().iadd(gb, l);
+            b.ins().store(rw, l, ids, fo(offset_of!(Ids, lid) + d * 8));
+            b.ins().store(rw, g, ids, fo(offset_of!(Ids, gid) + d * 8));
+        }
+        let cost = ldf(b, offset_of!(Frame, item_cost));
+        let c = b.use_var(clock);
+        let c = b.ins().iadd(c, cost);
+        b.def_var(clock, c);
+        if code.ops.iter().any(is_cold) || f.frame_size > 0 {
+            let callee = b.ins().iconst(I64, h::h_reset as *const () as usize as i64);
+            b.ins().call_indirect(sigs.unit, callee, &[frame]);
+        }
+        let mut trackers: Vec<u32> = access_sites(code)
+            .into_iter()
+            .map(|s| spec.tracker(s).0)
+            .collect();
+        trackers.sort_unstable();
+        trackers.dedup();
+        if !trackers.is_empty() {
+            let zero_issued = b.create_block();
+            b.ins().brif(cissued, zero_issued, &[], body, &[]);
+            b.switch_to_block(zero_issued);
+            b.seal_block(zero_issued);
+            let z32 = b.ins().iconst(I32, 0);
+            for ts in trackers {
+                b.ins().store(rw, z32, cissued, (ts as u64 * 4) as i32);
+            }
+        }
+        b.ins().jump(body, &[]);
+        b.switch_to_block(body);
+        b.seal_block(body);
+        for (&v, x) in vars.iter().zip(init) {
+            b.def_var(v, x.unwrap_or(zero64));
+        }
         let mut t = Tr {
             b,
             code,
@@ -357,11 +486,18 @@ impl<'a, 'b> Tr<'a, 'b> {
             status,
             cvars,
             exit,
+            item_end,
             blocks,
             remaining,
             sealed: vec![false; n],
             consts,
             const_written: false,
+            spec,
+            inline_sites: Vec::new(),
+            crows,
+            clast,
+            cnlast,
+            cissued,
         };
         t.jump_op(0);
         for (i, op) in ops.iter().enumerate() {
@@ -378,6 +514,31 @@ impl<'a, 'b> Tr<'a, 'b> {
                 t.jump_op(i + 1);
             }
         }
+        // A work-item returned: the next one (local ids in the worker's order), or the exit.
+        t.b.switch_to_block(item_end);
+        t.b.seal_block(item_end);
+        let lin = t.b.use_var(item);
+        let lin = t.b.ins().iadd_imm_s(lin, 1);
+        t.b.def_var(item, lin);
+        let mut carry = t.b.ins().iconst(I64, 1);
+        for (d, &lv) in lid.iter().enumerate() {
+            let l = t.b.use_var(lv);
+            let l = t.b.ins().iadd(l, carry);
+            let wrap = t.b.ins().icmp(IntCC::Equal, l, lsize[d]);
+            let z = t.b.ins().iconst(I64, 0);
+            let l = if d < 2 {
+                t.b.ins().select(wrap, z, l)
+            } else {
+                l
+            };
+            t.b.def_var(lv, l);
+            carry = t.b.ins().uextend(I64, wrap);
+        }
+        let more = t.b.ins().icmp(IntCC::UnsignedLessThan, lin, items);
+        let z = t.b.ins().iconst(I32, 0);
+        t.b.def_var(status, z);
+        t.b.ins().brif(more, item_head, &[], exit, &[]);
+        t.b.seal_block(item_head);
         // The exit: write back the clock and the poll countdown, return the status.
         t.b.switch_to_block(exit);
         t.b.seal_block(exit);
@@ -400,7 +561,10 @@ impl<'a, 'b> Tr<'a, 'b> {
         if t.const_written {
             return Err("internal: an op writes a constant slot".into());
         }
-        Ok(())
+        let mut sites = t.inline_sites;
+        sites.sort_unstable();
+        sites.dedup();
+        Ok(sites)
     }
 
     // ---- small builders -------------------------------------------------------------------
@@ -742,86 +906,39 @@ impl<'a, 'b> Tr<'a, 'b> {
     }
 
     /// One counted access: `Machine::count` inline on the machine's own state
-    /// (`Frame::cnt`, see [`h::CountEnv`]), with the access width and alignment known here and
-    /// the board's word shift read once per access. Out of line: sites the inline path may
-    /// not index (`h_count`, which bounds-checks as `count` does) and a new burst row for an
-    /// issue slot (`h_rows`). Same counters, in the same order, as `count`.
+    /// (`Frame::cnt`, see [`h::CountEnv`]), specialised at compile time for the site's
+    /// tracker and accesses per wide access, the board's memory word and longest burst
+    /// ([`Spec`]; `jit::run` checks the machine agrees and that the site fits its tables),
+    /// with the access width and alignment known here. Out of line: accesses the
+    /// specialisation does not cover (`h_count`) and a new burst row for an issue slot
+    /// (`h_rows`). Same counters, in the same order, as `count`.
     fn count(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
         if site == NONE {
             return;
         }
         let align = if size.is_power_of_two() { size } else { elem };
-        let sv = site as u64;
-        // Immediate offsets of the site's row and last address must fit an i32.
-        let small = sv
-            .checked_mul((field::COUNT * 8) as u64)
-            .is_some_and(|x| x < i32::MAX as u64 / 2);
-        if align == 0 || !small {
+        let (ts, per) = self.spec.tracker(site);
+        let ws = self.spec.word_shift;
+        let (sv, tv) = (site as u64, ts as u64);
+        // Immediate offsets of the site's row, last address and issue counter must fit an
+        // i32.
+        let small = |s: u64| {
+            s.checked_mul((field::COUNT * 8) as u64)
+                .is_some_and(|x| x < i32::MAX as u64 / 2)
+        };
+        if align == 0 || !small(sv) || !small(tv) || ws >= 64 {
             self.count_call(site, addr, size, elem);
             return;
         }
-        let ro = MemFlagsData::trusted().with_readonly();
+        self.inline_sites.push((site, ts, per));
         let rw = MemFlagsData::trusted();
         let ce = offset_of!(Frame, cnt);
         let cf = |o: usize| fo(ce + o);
-        let slow = self.b.create_block();
-        let pick = self.b.create_block();
-        let coal = self.b.create_block();
-        let main = self.b.create_block();
         let done = self.b.create_block();
         let frame = self.frame;
-        let nsites = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, nsites)));
-        let inr = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, nsites, sv as i64);
-        self.b.ins().brif(inr, pick, &[], slow, &[]);
-        // Out of line: the interpreter's own `count`.
-        self.b.switch_to_block(slow);
-        self.count_call(site, addr, size, elem);
-        self.b.ins().jump(done, &[]);
-        // Rule M0': the tracker site and accesses per wide access of a coalesced group.
-        self.b.switch_to_block(pick);
-        self.b.seal_block(pick);
-        let (tsv, perv, slotv) = (self.cvars[0], self.cvars[1], self.cvars[2]);
-        let site_c = self.c64(sv);
+        let slotv = self.cvars[2];
         let one = self.c64(1);
-        self.b.def_var(tsv, site_c);
-        self.b.def_var(perv, one);
-        let table = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, coalesce)));
-        self.b.ins().brif(table, coal, &[], main, &[]);
-        self.b.switch_to_block(coal);
-        self.b.seal_block(coal);
-        let e = (sv * size_of::<(u32, u32)>() as u64) as i32;
-        let t = self
-            .b
-            .ins()
-            .uload32(ro, table, e + offset_of!((u32, u32), 0) as i32);
-        let n = self
-            .b
-            .ins()
-            .uload32(ro, table, e + offset_of!((u32, u32), 1) as i32);
-        let n0 = self.b.ins().icmp_imm_s(IntCC::Equal, n, 0);
-        let per = self.b.ins().select(n0, one, n);
-        self.b.def_var(tsv, t);
-        self.b.def_var(perv, per);
-        let tok = self.b.ins().icmp(IntCC::UnsignedLessThan, t, nsites);
-        self.b.ins().brif(tok, main, &[], slow, &[]);
-        self.b.seal_block(slow);
-        self.b.switch_to_block(main);
-        self.b.seal_block(main);
-        let ts = self.b.use_var(tsv);
-        let per = self.b.use_var(perv);
-        let rows = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, rows)));
+        let rows = self.crows;
         let row = (sv * (field::COUNT * 8) as u64) as i32;
         let bump = |t: &mut Self, f: usize, v: Value| {
             let o = row + (f * 8) as i32;
@@ -851,10 +968,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         bump(self, field::FIRES, one);
         let szv = self.c64(size);
         bump(self, field::BYTES, szv);
-        let last = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, last)));
+        let last = self.clast;
         let lo = (sv * 8) as i32;
         let prev = self.b.ins().load(I64, rw, last, lo);
         self.b.ins().store(rw, addr, last, lo);
@@ -878,60 +992,49 @@ impl<'a, 'b> Tr<'a, 'b> {
             bump_when(self, un, &[(field::UNALIGNED, un)]);
         }
         if size == 0 {
-            self.b.ins().jump(done, &[]);
-            self.b.switch_to_block(done);
-            self.b.seal_block(done);
             return;
         }
-        // Rule M6: words touched against words needed.
-        let ws = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, word_shift)));
-        let w0 = self.b.ins().ushr(addr, ws);
+        // Rule M6: words touched against words needed (the word width is known here).
+        let w0 = self.b.ins().ushr_imm_s(addr, ws as i64);
         let end = self.b.ins().iadd_imm_s(addr, (size - 1) as i64);
-        let w1 = self.b.ins().ushr(end, ws);
-        let word = self.b.ins().ishl(one, ws);
-        let need = self.b.ins().iadd_imm_s(word, (size - 1) as i64);
-        let need = self.b.ins().ushr(need, ws);
+        let w1 = self.b.ins().ushr_imm_s(end, ws as i64);
+        let need = size.div_ceil(1u64 << ws);
         let d = self.b.ins().isub(w1, w0);
         let d1 = self.b.ins().iadd_imm_s(d, 1);
-        let cross = self.b.ins().icmp(IntCC::UnsignedGreaterThan, d1, need);
+        let cross = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThan, d1, need as i64);
         bump_when(self, cross, &[(field::CROSSING, cross)]);
         // The issue slot: the work-item's count of this tracker's executions (per wide
         // access), saturating at `ISSUE_SLOTS`; slot 0 for groups of one work-item.
         let islot = self.b.create_block();
-        let div = self.b.create_block();
         let have = self.b.create_block();
         let rowsb = self.b.create_block();
         let chk = self.b.create_block();
         let upd = self.b.create_block();
         let zero = self.c64(0);
         self.b.def_var(slotv, zero);
-        let iss = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, issued)));
+        let iss = self.cissued;
         self.b.ins().brif(iss, islot, &[], have, &[]);
         self.b.switch_to_block(islot);
         self.b.seal_block(islot);
-        let kofs = self.b.ins().ishl_imm_s(ts, 2);
-        let kp = self.b.ins().iadd(iss, kofs);
-        let k = self.b.ins().uload32(rw, kp, 0);
-        let lim = self.b.ins().imul_imm_s(per, ISSUE_SLOTS as i64);
-        let cap = self.c64(u32::MAX as u64);
-        let lim = self.b.ins().umin(lim, cap);
-        let under = self.b.ins().icmp(IntCC::UnsignedLessThan, k, lim);
+        let ko = (tv * 4) as i32;
+        let k = self.b.ins().uload32(rw, iss, ko);
+        let lim = (per as u64 * ISSUE_SLOTS as u64).min(u32::MAX as u64);
+        let under = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, k, lim as i64);
         let under = self.b.ins().uextend(I64, under);
         let k1 = self.b.ins().iadd(k, under);
-        self.b.ins().istore32(rw, k1, kp, 0);
-        self.b.def_var(slotv, k);
-        let unit = self.b.ins().icmp_imm_s(IntCC::Equal, per, 1);
-        self.b.ins().brif(unit, have, &[], div, &[]);
-        self.b.switch_to_block(div);
-        self.b.seal_block(div);
-        let q = self.b.ins().udiv(k, per);
-        self.b.def_var(slotv, q);
+        self.b.ins().istore32(rw, k1, iss, ko);
+        let slot = if per == 1 {
+            k
+        } else {
+            self.b.ins().udiv_imm_u(k, per as i64)
+        };
+        self.b.def_var(slotv, slot);
         self.b.ins().jump(have, &[]);
         self.b.switch_to_block(have);
         self.b.seal_block(have);
@@ -955,12 +1058,8 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.ins().jump(chk, &[]);
         self.b.switch_to_block(chk);
         self.b.seal_block(chk);
-        let nlast = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, nlast)));
-        let idx = self.b.ins().imul(slot, nlast);
-        let idx = self.b.ins().iadd(idx, ts);
+        let idx = self.b.ins().imul(slot, self.cnlast);
+        let idx = self.b.ins().iadd_imm_s(idx, tv as i64);
         let nb = self
             .b
             .ins()
@@ -991,15 +1090,12 @@ impl<'a, 'b> Tr<'a, 'b> {
         let new = self.b.ins().select(nf_same, d, d1);
         let adj = self.b.ins().bor(same, next);
         let cont = self.b.ins().band(nfirst, adj);
-        let maxw = self
-            .b
-            .ins()
-            .load(I64, ro, frame, cf(offset_of!(CountEnv, max_burst)));
         let grown = self.b.ins().iadd(b1, new);
-        let fits = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, grown, maxw);
+        let fits = self.b.ins().icmp_imm_u(
+            IntCC::UnsignedLessThanOrEqual,
+            grown,
+            self.spec.max_burst as i64,
+        );
         let go_on = self.b.ins().band(cont, fits);
         let len = self.b.ins().select(go_on, grown, new);
         // The common case in loops, an access within the word the burst already holds
@@ -1260,8 +1356,8 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
             }
             Op::Ret => {
-                let z = self.c32(0);
-                self.exit_with(z);
+                let end = self.item_end;
+                self.b.ins().jump(end, &[]);
             }
             Op::Unreachable => {
                 let pcv = self.c32(pc);
@@ -1381,7 +1477,8 @@ impl<'a, 'b> Tr<'a, 'b> {
                     WorkItemFn::ComputeId => offset_of!(Ids, cid),
                     WorkItemFn::WorkDim => offset_of!(Ids, dim),
                 };
-                let fl = MemFlagsData::trusted().with_readonly();
+                // Not read-only: the work-item loop writes the ids of each item.
+                let fl = MemFlagsData::trusted();
                 let x = if f == WorkItemFn::WorkDim {
                     self.b.ins().uload32(fl, self.ids, fo(off))
                 } else {
