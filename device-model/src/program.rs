@@ -1455,10 +1455,15 @@ fn run_kernel(
 
 /// `FPGACL_KERNEL_TIMEOUT_S` (seconds, fractions allowed): the longest host time an enqueued
 /// kernel may run before the watchdog stops it; unset, empty or not a positive number: none.
+/// Read once per process (not at every launch: a burst of tiny kernels would spend a
+/// measurable part of each launch in `getenv`).
 fn kernel_timeout() -> Option<Duration> {
-    let v = std::env::var("FPGACL_KERNEL_TIMEOUT_S").ok()?;
-    let s: f64 = v.trim().parse().ok()?;
-    (s.is_finite() && s > 0.0).then(|| Duration::from_secs_f64(s.min(1e9)))
+    static TIMEOUT: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    *TIMEOUT.get_or_init(|| {
+        let v = std::env::var("FPGACL_KERNEL_TIMEOUT_S").ok()?;
+        let s: f64 = v.trim().parse().ok()?;
+        (s.is_finite() && s > 0.0).then(|| Duration::from_secs_f64(s.min(1e9)))
+    })
 }
 
 /// Adds one worker's out-of-bounds sites to a run's (the same op and direction merge).

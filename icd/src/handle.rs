@@ -128,10 +128,39 @@ struct Entry {
     ops: &'static HandleOps,
 }
 
+/// Hashes an address (the registry's keys) with one folded 128-bit multiply instead of
+/// SipHash: every entry point looks its handles up, and a burst of launches makes millions of
+/// lookups. The keys are heap addresses, not attacker-chosen.
+#[derive(Default, Clone, Copy)]
+struct AddrHasher(u64);
+
+impl std::hash::Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let m = u128::from(n ^ self.0) * 0x9e37_79b9_7f4a_7c15_u128;
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+type AddrMap<V> = HashMap<usize, V, std::hash::BuildHasherDefault<AddrHasher>>;
+
 #[derive(Default)]
 struct Registry {
-    live: HashMap<usize, Entry>,
-    by_obj: HashMap<usize, usize>,
+    live: AddrMap<Entry>,
+    by_obj: AddrMap<usize>,
     /// Handles whose API count is 0 but whose object the runtime still uses.
     zombies: Vec<usize>,
     /// Number of zombies at which the next create/release sweeps (grows with the number that

@@ -47,7 +47,7 @@
 //! an overlapping kernel whose emulation takes longer is then left out) X finalises with what
 //! is known.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -179,12 +179,15 @@ struct State {
     started: BTreeMap<u64, Entry>,
     /// Waiting entries without an event yet (the host thread is still in `clEnqueue*`).
     unattached: usize,
+    /// Of those, the ones per in-order queue (address) they were enqueued on: they cannot start
+    /// before a run of their own queue that has started ends (see [`State::any_about_to_start`]).
+    unattached_in_order: BTreeMap<usize, usize>,
     /// Waiting entries whose event is `CL_SUBMITTED` or `CL_RUNNING`: about to start.
     submitted: usize,
     /// Waiting entries whose event left `CL_QUEUED`.
     left_queued: usize,
     /// Waiting entries per queue address.
-    per_queue: HashMap<usize, usize>,
+    per_queue: BTreeMap<usize, usize>,
     /// Runs waiting in [`Ledger::finish`] (each counted once in the device's `busy`).
     finalizing: usize,
     /// Final runs whose events ended before every started run that is not final, by (end,
@@ -192,6 +195,17 @@ struct State {
     retired: BTreeMap<(u64, u64), Vec<Segment>>,
     /// Entries visited by evaluations so far (tests: the cost per launch stays bounded).
     visited: u64,
+    /// Lists an evaluation fills, kept between evaluations (one per launch of a burst) so
+    /// they are not allocated each time.
+    scratch: Scratch,
+}
+
+/// See [`State::scratch`].
+#[derive(Default)]
+struct Scratch {
+    known: Vec<(Demand, u64)>,
+    fixed: Vec<Segment>,
+    demands: Vec<Demand>,
 }
 
 impl State {
@@ -204,6 +218,7 @@ impl State {
         let e = self.waiting.remove(id)?;
         if e.event.is_none() {
             self.unattached -= 1;
+            self.unattached_left(e.queue);
         }
         if e.submitted {
             self.submitted -= 1;
@@ -229,10 +244,40 @@ impl State {
         self.waiting.first().map_or(now, |e| e.queued.min(now))
     }
 
-    /// Condition 2's first half: an Enqueued launch is about to start (its event is
-    /// submitted or running, or not attached yet: the host thread is still in `clEnqueue*`).
-    fn any_about_to_start(&self) -> bool {
-        self.unattached > 0 || self.submitted > 0
+    /// An unattached waiting entry of `queue` got its event or left.
+    fn unattached_left(&mut self, queue: Option<(usize, bool)>) {
+        if let Some((q, false)) = queue {
+            if let Some(c) = self.unattached_in_order.get_mut(&q) {
+                *c -= 1;
+                if *c == 0 {
+                    self.unattached_in_order.remove(&q);
+                }
+            }
+        }
+    }
+
+    /// Unattached waiting entries that may start before started run `id` ends: all of them
+    /// but those of its own in-order queue. A launch whose host thread is still in
+    /// `clEnqueue*` on the in-order queue of a run that has started comes after that run in
+    /// the queue's order (every launch placed before it has started or gone), so it starts at
+    /// or after that run's END and cannot share bandwidth with it.
+    fn unattached_before(&self, id: u64) -> usize {
+        let own = self
+            .started
+            .get(&id)
+            .and_then(|e| match e.queue {
+                Some((q, false)) => self.unattached_in_order.get(&q).copied(),
+                _ => None,
+            })
+            .unwrap_or(0);
+        self.unattached - own
+    }
+
+    /// Condition 2's first half, for started run `id`: an Enqueued launch is about to start
+    /// (its event is submitted or running, or not attached yet: the host thread is still in
+    /// `clEnqueue*`, on another queue than run `id`'s in-order one).
+    fn any_about_to_start(&self, id: u64) -> bool {
+        self.unattached_before(id) > 0 || self.submitted > 0
     }
 
     /// Whether run `id` is alone in the ledger but for launches queued behind it on its own
@@ -253,7 +298,7 @@ impl State {
             .values()
             .all(|e| e.id == id || settled_before(e, id, my_queue))
             && self.waiting.first().is_none_or(|first| first.id > id)
-            && self.unattached == 0
+            && self.unattached_before(id) == 0
             && self.left_queued == 0
             && self.per_queue.get(&my_queue).copied().unwrap_or(0) == self.waiting.len()
     }
@@ -344,8 +389,15 @@ impl Ledger {
         Arc::new(Ledger::default())
     }
 
-    /// A new launch (`clEnqueueNDRangeKernel`, `clEnqueueTask`).
+    /// A new launch (`clEnqueueNDRangeKernel`, `clEnqueueTask`), its queue not known yet.
     pub fn enqueue(self: &Arc<Self>) -> Ticket {
+        self.enqueue_on(None)
+    }
+
+    /// A new launch on `queue` (its address and whether it is out of order), known before its
+    /// event: until the event is attached, runs that started on the same in-order queue need
+    /// not wait for it (it comes after them).
+    pub fn enqueue_on(self: &Arc<Self>, queue: Option<(usize, bool)>) -> Ticket {
         let mut st = self.state.lock();
         let id = st.next_id;
         st.next_id += 1;
@@ -353,12 +405,18 @@ impl Ledger {
             id,
             event: None,
             phase: Phase::Enqueued,
-            queue: None,
+            queue,
             submitted: false,
             left_queued: false,
             queued: device_now_ns(),
         });
         st.unattached += 1;
+        if let Some((q, ooo)) = queue {
+            *st.per_queue.entry(q).or_insert(0) += 1;
+            if !ooo {
+                *st.unattached_in_order.entry(q).or_insert(0) += 1;
+            }
+        }
         Ticket {
             ledger: self.clone(),
             id,
@@ -411,10 +469,16 @@ impl Ledger {
             }
             return;
         };
-        if e.event.is_none() {
-            st.unattached -= 1;
-        }
+        let was_unattached = e.event.is_none();
+        let known_queue = e.queue;
         e.event = Some(Arc::downgrade(ev));
+        if was_unattached {
+            st.unattached -= 1;
+            st.unattached_left(known_queue);
+        }
+        let Some(e) = st.waiting.get_mut(t.id) else {
+            return;
+        };
         if e.queue.is_none() {
             e.queue = queue;
             if let Some((q, _)) = queue {
@@ -462,13 +526,16 @@ impl Ledger {
         let mut guard = self.state.lock();
         let st = &mut *guard;
         if let Some(e) = st.waiting.get_mut(t.id) {
-            if e.event.is_none() {
-                st.unattached -= 1;
-            }
+            let (was_unattached, queue) = (e.event.is_none(), e.queue);
             e.event = Some(Weak::new());
-            if !e.left_queued {
-                e.left_queued = true;
+            let newly_left = !e.left_queued;
+            e.left_queued = true;
+            if newly_left {
                 st.left_queued += 1;
+            }
+            if was_unattached {
+                st.unattached -= 1;
+                st.unattached_left(queue);
             }
         } else if let Some(e) = st.started.get_mut(&t.id) {
             e.event = Some(Weak::new());
@@ -620,35 +687,39 @@ impl Ledger {
             entry.remove();
         }
         // Known runs in a canonical order (identical runs get identical results anyway).
-        let mut known: Vec<(Demand, u64)> = st
-            .started
-            .values()
-            .filter_map(|e| match e.phase {
-                Phase::Known { demand } => Some((demand, e.id)),
-                _ => None,
-            })
-            .collect();
+        let Scratch {
+            mut known,
+            mut fixed,
+            mut demands,
+        } = std::mem::take(&mut st.scratch);
+        known.clear();
+        known.extend(st.started.values().filter_map(|e| match e.phase {
+            Phase::Known { demand } => Some((demand, e.id)),
+            _ => None,
+        }));
         known.sort_by_key(|&(d, _)| (d.start, d.pipeline, d.bytes));
         // Retired runs matter only where they end after a Known run starts.
         let first_known = known.first().map_or(u64::MAX, |(d, _)| d.start);
         let mut retired_visited = 0u64;
-        let fixed: Vec<Segment> = st
-            .started
-            .values()
-            .filter_map(|e| match &e.phase {
-                Phase::Final { segments, .. } => Some(segments.iter().copied()),
-                _ => None,
-            })
-            .flatten()
-            .chain(
-                st.retired
-                    .range((first_known.saturating_add(1), 0)..)
-                    .inspect(|_| retired_visited += 1)
-                    .flat_map(|(_, segs)| segs.iter().copied()),
-            )
-            .collect();
+        fixed.clear();
+        fixed.extend(
+            st.started
+                .values()
+                .filter_map(|e| match &e.phase {
+                    Phase::Final { segments, .. } => Some(segments.iter().copied()),
+                    _ => None,
+                })
+                .flatten()
+                .chain(
+                    st.retired
+                        .range((first_known.saturating_add(1), 0)..)
+                        .inspect(|_| retired_visited += 1)
+                        .flat_map(|(_, segs)| segs.iter().copied()),
+                ),
+        );
         st.visited += retired_visited;
-        let demands: Vec<Demand> = known.iter().map(|&(d, _)| d).collect();
+        demands.clear();
+        demands.extend(known.iter().map(|&(d, _)| d));
         let mut shared = sharing::share(capacity, &fixed, &demands);
         let run_end = |i: usize| demands[i].start + shared[i].cycles;
         let me = known.iter().position(|&(_, i)| i == id).unwrap_or(0);
@@ -656,6 +727,11 @@ impl Ledger {
         let earliest_end = (0..demands.len()).map(run_end).min().unwrap_or(end);
         let cycles = shared[me].cycles;
         let segments = std::mem::take(&mut shared[me].segments);
+        st.scratch = Scratch {
+            known,
+            fixed,
+            demands,
+        };
 
         // Conditions 1-4.
         let running = || {
@@ -680,16 +756,18 @@ impl Ledger {
                 && dev.activity.quiescence().is_some()
         });
         let c1 = all_blocked || !overlapping;
-        let c2 = !st.any_about_to_start() && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
+        let c2 = !st.any_about_to_start(id) && dev.busy.load(Ordering::SeqCst) <= st.finalizing;
         let c3 = earliest_end >= end
             && st.started.values().all(|e| match e.phase {
                 Phase::Final { end: f, .. } => f >= end || e.event_ended(),
                 _ => true,
             });
-        let c4 = host_waiting()
+        // The atomics first: `host_waiting` takes the host clock's lock, which the host thread
+        // takes twice per enqueue call.
+        let c4 = device_now_ns() >= board.cycles_to_ns(end)
             || host_polling()
-            || device_now_ns() >= board.cycles_to_ns(end)
-            || host_expects_callback();
+            || host_expects_callback()
+            || host_waiting();
         if log::log_enabled!(target: "fpgacl::ledger", log::Level::Trace) {
             log::trace!(
                 target: "fpgacl::ledger",
@@ -813,6 +891,48 @@ mod tests {
             1,
             "final entries stay until no run can overlap"
         );
+    }
+
+    #[test]
+    fn a_launch_still_being_enqueued_holds_back_only_runs_of_other_queues() {
+        let dev = device();
+        let cap = dev.board.global_bytes_per_cycle();
+        let alone = sharing::alone_cycles(&copy(0), cap);
+        let _w = host_wait();
+        let (q1, q2) = (Some((0x1000, false)), Some((0x2000, false)));
+        // A runs on in-order queue 1; B is being enqueued behind it on the same queue (no
+        // event yet): B starts after A's END, so A need not wait for it.
+        let a = dev.bandwidth.enqueue_on(q1);
+        dev.bandwidth.start(&a, 0);
+        let b = dev.bandwidth.enqueue_on(q1);
+        let t0 = Instant::now();
+        assert_eq!(dev.bandwidth.finish(&dev, &a, copy(0)), alone);
+        assert!(t0.elapsed() < FALLBACK / 10, "A waited for B");
+        dev.bandwidth.forget(&b);
+        drop((a, b));
+        // C runs on queue 1 while D is being enqueued on queue 2: D may start before C's END,
+        // so C waits until D is known (here: D is dropped without running). A device of its
+        // own: A's final run would share with C.
+        let dev = device();
+        let c = dev.bandwidth.enqueue_on(q1);
+        dev.bandwidth.start(&c, 0);
+        let d = dev.bandwidth.enqueue_on(q2);
+        let finished = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let h = s.spawn(|| {
+                let cycles = dev.bandwidth.finish(&dev, &c, copy(0));
+                finished.store(true, Ordering::SeqCst);
+                cycles
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            assert!(
+                !finished.load(Ordering::SeqCst),
+                "C was final while a launch on another queue was being enqueued"
+            );
+            dev.bandwidth.forget(&d);
+            assert_eq!(h.join().unwrap(), alone);
+        });
+        assert_eq!(dev.busy.load(Ordering::SeqCst), 0);
     }
 
     #[test]

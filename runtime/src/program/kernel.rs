@@ -45,6 +45,9 @@ pub struct Kernel {
     /// Index of the function in `module.kernels`.
     pub index: usize,
     args: Mutex<Vec<Option<SetArg>>>,
+    /// The program's `-no-interleaving=<memory type>` build option, read at the first launch
+    /// (a program with kernels cannot be rebuilt, so it stays valid).
+    no_interleaving: std::sync::OnceLock<Option<String>>,
 }
 
 impl Drop for Kernel {
@@ -80,6 +83,7 @@ impl Kernel {
             module,
             index,
             args: Mutex::new(vec![None; n]),
+            no_interleaving: std::sync::OnceLock::new(),
         })
     }
 
@@ -97,6 +101,24 @@ impl Kernel {
         let k = Self::from_index(&self.program, self.module.clone(), self.index);
         *k.args.lock() = self.args.lock().clone();
         k
+    }
+
+    /// The memory type of the program's `-no-interleaving=<memory type>` build option, if
+    /// any (read once per kernel, not at every launch).
+    pub fn no_interleaving(&self) -> Option<&str> {
+        self.no_interleaving
+            .get_or_init(|| {
+                let InfoValue::Bytes(raw) =
+                    self.program.build_info(CL_PROGRAM_BUILD_OPTIONS).ok()?
+                else {
+                    return None;
+                };
+                let text =
+                    String::from_utf8_lossy(raw.strip_suffix(&[0]).unwrap_or(&raw)).into_owned();
+                let opts = fpgacl_kernel_compiler::options::BuildOptions::parse(&text).ok()?;
+                opts.no_interleaving
+            })
+            .as_deref()
     }
 
     /// The kernel's IR function.

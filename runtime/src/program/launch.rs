@@ -166,13 +166,7 @@ fn bank_placement(
     board: &fpgacl_device_model::Board,
     args: &[ArgValue],
 ) -> Option<BankPlacement> {
-    let crate::info::InfoValue::Bytes(raw) = k.program.build_info(CL_PROGRAM_BUILD_OPTIONS).ok()?
-    else {
-        return None;
-    };
-    let text = String::from_utf8_lossy(raw.strip_suffix(&[0]).unwrap_or(&raw)).into_owned();
-    let opts = fpgacl_kernel_compiler::options::BuildOptions::parse(&text).ok()?;
-    let memory = opts.no_interleaving.as_deref()?;
+    let memory = k.no_interleaving()?;
     // Collected only for a `-no-interleaving` build (most launches have none).
     let arg_banks = args
         .iter()
@@ -434,7 +428,11 @@ pub fn enqueue_kernel(
         device: q.device.clone(),
         analysis: k.program.analysis(),
         timing: Arc::new(Mutex::new(None)),
-        ticket: Arc::new(q.device.bandwidth.enqueue()),
+        ticket: Arc::new(
+            q.device
+                .bandwidth
+                .enqueue_on(Some((Arc::as_ptr(q) as usize, q.out_of_order()))),
+        ),
         banks,
     };
     let ticket = launch.ticket.clone();
