@@ -198,14 +198,18 @@ fn main() {
                 .expect("decodes")
             };
             let insts = [inst(1), inst(2)];
+            let wanted =
+                |t: usize| only.is_empty() || only.split(',').any(|x| x == (t + 1).to_string());
             // Warm up (JIT compile, first-launch tables).
-            for i in &insts {
-                launch(&s, i, kernel, n);
+            for (t, i) in insts.iter().enumerate() {
+                if wanted(t) {
+                    launch(&s, i, kernel, n);
+                }
             }
             let mut m: [[Vec<f64>; 4]; 2] = Default::default();
             for _ in 0..reps {
                 for (t, i) in insts.iter().enumerate() {
-                    if !only.is_empty() && !only.split(',').any(|x| x == (t + 1).to_string()) {
+                    if !wanted(t) {
                         m[t].iter_mut().for_each(|v| v.push(f64::NAN));
                         continue;
                     }
