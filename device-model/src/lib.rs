@@ -27,5 +27,5 @@ pub use fifo::{Fifo, PipeFifo};
 pub use memory::DeviceMemory;
 pub use program::{
     ArgBinding, AutorunStatus, Backend, ExecConfig, LaunchSpec, PrintfSink, ProgramInstance,
-    RunReport,
+    RunReport, WorkerStats,
 };

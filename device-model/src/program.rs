@@ -177,6 +177,33 @@ pub struct RunReport {
     /// Out-of-bounds access sites that did not stop the run (`OobMode::Report`), in source
     /// order; empty when every access was in bounds.
     pub oob: Vec<OobSite>,
+    /// How the work-groups were spread over the worker threads, one entry per worker (the
+    /// launching thread first): host-side figures for scaling measurements, not part of the
+    /// execution's results (they change from run to run; counters and times do not).
+    pub workers: Vec<WorkerStats>,
+}
+
+/// What one worker thread of an execution did (see [`RunReport::workers`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerStats {
+    /// Work-groups the worker ran.
+    pub groups: u64,
+    /// Host wall time from the start of the execution to the end of the worker's last group.
+    pub done_at: Duration,
+    /// CPU time of the worker's thread from its first claim to its last group (parallel
+    /// executions only: `None` when the launching thread ran every group alone).
+    pub cpu: Option<Duration>,
+}
+
+/// CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`).
+fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid clock id and a pointer to a live timespec.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (r == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
 
 /// The device timeline's clock (ns since its origin), registered by the runtime: autorun
@@ -1348,15 +1375,23 @@ fn run_kernel(
     };
     let end_tick;
     let mut oob: Vec<OobSite>;
+    let workers: Vec<WorkerStats>;
     let result: Result<(), Box<KernelFault>> = if threads == 1 {
         let mut w = Worker::new(&plan, counters, clock, Some(fifo_env()), &printf);
         let mut r = Ok(());
+        let mut groups = 0;
         for gi in 0..total {
+            groups += 1;
             if let Err(e) = w.run_group(gi) {
                 r = Err(e);
                 break;
             }
         }
+        workers = vec![WorkerStats {
+            groups,
+            done_at: t0.elapsed(),
+            cpu: None,
+        }];
         end_tick = clock.map(|_| w.m.clock);
         oob = w.take_oob();
         r
@@ -1373,7 +1408,10 @@ fn run_kernel(
         // at the loop's entry before it is read, so no clock state crosses a work-item: the sum
         // of the advances is the advance of one worker running every group in order.
         let advanced = AtomicU64::new(0);
-        let work = || {
+        let stats: Mutex<Vec<WorkerStats>> = Mutex::new(vec![WorkerStats::default(); threads]);
+        let work = |index: usize| {
+            let cpu0 = thread_cpu_time();
+            let mut groups = 0;
             // Each worker counts into a block of its own (whole cache lines, no false sharing)
             // and merges it once at its end.
             let local = CounterBlock::new(nsites, nloops);
@@ -1388,6 +1426,7 @@ fn run_kernel(
                     if gi >= stop_at.load(Ordering::Relaxed) {
                         break 'outer;
                     }
+                    groups += 1;
                     if let Err(e) = w.run_group(gi) {
                         stop_at.fetch_min(gi, Ordering::Relaxed);
                         let mut ff = first_fault.lock();
@@ -1398,6 +1437,15 @@ fn run_kernel(
                     }
                 }
             }
+            let done_at = t0.elapsed();
+            let cpu = thread_cpu_time()
+                .zip(cpu0)
+                .map(|(b, a)| b.saturating_sub(a));
+            stats.lock()[index] = WorkerStats {
+                groups,
+                done_at,
+                cpu,
+            };
             if let Some(c) = clock {
                 advanced.fetch_add(w.m.clock.wrapping_sub(c.start_tick), Ordering::Relaxed);
             }
@@ -1413,11 +1461,32 @@ fn run_kernel(
         };
         // The calling thread is one of the workers: `threads - 1` are started per launch.
         std::thread::scope(|s| {
-            for _ in 1..threads {
-                s.spawn(work);
+            let work = &work;
+            for index in 1..threads {
+                s.spawn(move || work(index));
             }
-            work();
+            work(0);
         });
+        workers = stats.into_inner();
+        if log::log_enabled!(log::Level::Debug) {
+            let each: Vec<String> = workers
+                .iter()
+                .map(|w| {
+                    format!(
+                        "{} groups, done at {:.2} ms, cpu {:.2} ms",
+                        w.groups,
+                        w.done_at.as_secs_f64() * 1e3,
+                        w.cpu.unwrap_or_default().as_secs_f64() * 1e3
+                    )
+                })
+                .collect();
+            log::debug!(
+                "kernel {}: {total} groups on {threads} workers, all joined at {:.2} ms: {}",
+                f.name,
+                t0.elapsed().as_secs_f64() * 1e3,
+                each.join("; ")
+            );
+        }
         oob = oob_all.into_inner();
         end_tick = clock.map(|c| c.start_tick.wrapping_add(advanced.into_inner()));
         match first_fault.into_inner() {
@@ -1450,6 +1519,7 @@ fn run_kernel(
         host_time: t0.elapsed(),
         end_tick,
         oob,
+        workers,
     })
 }
 

@@ -184,6 +184,11 @@ struct Outcome {
 }
 
 fn run_case(backend: Backend, threads: usize, c: &Case) -> (Outcome, usize) {
+    let (o, r) = run_case_report(backend, threads, c);
+    (o, r.threads)
+}
+
+fn run_case_report(backend: Backend, threads: usize, c: &Case) -> (Outcome, RunReport) {
     let k = kit_with(
         SRC,
         Board::default_board(),
@@ -226,7 +231,7 @@ fn run_case(backend: Backend, threads: usize, c: &Case) -> (Outcome, usize) {
             end_tick: r.end_tick,
             timing: t,
         },
-        r.threads,
+        r,
     )
 }
 
@@ -252,6 +257,33 @@ fn check_backend(backend: Backend) {
                 "{} ({backend:?}): {threads} workers differ from 1",
                 c.kernel
             );
+        }
+    }
+}
+
+/// `RunReport::workers`: one entry per worker thread, the groups they ran add up to the
+/// launch's groups (each group once), every worker finished within the launch, and parallel
+/// workers report their threads' CPU time.
+#[test]
+fn every_group_is_run_by_exactly_one_reported_worker() {
+    for backend in [Backend::Interp, Backend::Jit] {
+        for c in cases() {
+            let groups: u64 = (0..3).map(|d| c.global[d] / c.local[d]).product();
+            for threads in [1, 2, 3] {
+                let (_, r) = run_case_report(backend, threads, &c);
+                let what = format!("{} ({backend:?}, {threads} threads)", c.kernel);
+                assert_eq!(r.workers.len(), threads, "{what}: {:?}", r.workers);
+                assert_eq!(
+                    r.workers.iter().map(|w| w.groups).sum::<u64>(),
+                    groups,
+                    "{what}: {:?}",
+                    r.workers
+                );
+                for w in &r.workers {
+                    assert!(w.done_at <= r.host_time, "{what}: {w:?} after the launch");
+                    assert_eq!(w.cpu.is_some(), threads > 1, "{what}: {w:?}");
+                }
+            }
         }
     }
 }

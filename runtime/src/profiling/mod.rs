@@ -311,6 +311,7 @@ fn timed_capture(
         host_time: std::time::Duration::ZERO,
         end_tick: Some(end_tick),
         oob: Vec::new(),
+        workers: Vec::new(),
     };
     let opts = EvalOptions {
         start_cycle,
