@@ -581,14 +581,19 @@ fn crowded() -> bool {
             .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
             .is_ok()
     {
-        let runnable = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| {
-            let f = l.split_whitespace().nth(3)?;
-            f.split('/').next()?.parse::<u32>().ok()
-        });
+        let runnable = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| runnable_of(&l));
         // Without /proc: never crowded (the preemption check and the spin score remain).
         CROWDED.store(runnable.is_some_and(|r| r > spin_cpus()), Ordering::Relaxed);
     }
     CROWDED.load(Ordering::Relaxed)
+}
+
+/// The runnable threads of a `/proc/loadavg` line ("0.52 0.58 0.59 3/467 12345" -> 3).
+fn runnable_of(loadavg: &str) -> Option<u32> {
+    let f = loadavg.split_whitespace().nth(3)?;
+    f.split('/').next()?.parse::<u32>().ok()
 }
 
 /// How long a waiting operation of `w` may spin before it parks (see [`SPIN_LONG`]), and
@@ -1297,6 +1302,10 @@ mod tests {
         let (b, slot) = spin_budget(&waiter(kernel.state()));
         assert_eq!(b == SPIN_LONG, slot.is_some());
         assert!(b == SPIN_LONG || b == SPIN_SHORT);
+        // The machine's runnable threads, for `crowded`.
+        assert_eq!(runnable_of("0.52 0.58 0.59 3/467 12345\n"), Some(3));
+        assert_eq!(runnable_of("14.16 18.20 16.08 15/900 2"), Some(15));
+        assert_eq!(runnable_of("garbage"), None);
         // Spinners stay below the number of CPUs: one CPU, no long spinner.
         assert!(SpinSlot::take(1).is_none());
         assert!(SpinSlot::take(u32::MAX).is_some());
