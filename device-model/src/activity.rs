@@ -187,6 +187,11 @@ impl RunState {
     pub fn set_idle_streak(&self, n: u64) {
         self.idle_streak.store(n, Ordering::SeqCst);
     }
+    /// Autorun instances: consecutive executions that moved nothing (0: its last execution
+    /// moved data, or it has not completed one yet; always 0 for enqueued executions).
+    pub fn idle_streak(&self) -> u64 {
+        self.idle_streak.load(Ordering::Relaxed)
+    }
     /// Whether this execution has a simulated clock (and takes part in non-blocking decisions).
     pub fn timed(&self) -> bool {
         self.timed

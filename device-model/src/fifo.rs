@@ -53,13 +53,29 @@ use std::time::Duration;
 
 /// How often a parked wait re-checks its stop conditions.
 const POLL: Duration = Duration::from_millis(20);
-/// How long a waiting operation spins (the partner, running on another core, usually acts
-/// within nanoseconds) before it parks. Spinning only pays while the two sides run on
-/// different cores; on a loaded machine both often share one core, where every spin delays
-/// the partner. So spinning adapts: a spin that ended the wait makes the next wait spin
-/// again, one that did not halves the FIFO's spin score, and at score 0 only every
-/// [`SPIN_PROBE`]th wait tries.
-const SPIN_FOR: Duration = Duration::from_micros(10);
+/// How long a waiting operation spins before it parks depends on the waiter
+/// ([`Fifo::spin_budget`]): spinning pays only while the two sides run on different cores
+/// (the partner, running, usually acts within nanoseconds to tens of microseconds: a side of
+/// a depth-16 pair drains its batch in about 10 us of interpretation, and a parked partner
+/// that was just woken needs tens of microseconds to run again); on a loaded machine both
+/// often share one core, where every spin delays the partner.
+/// * [`SPIN_LONG`]: a blocking operation of a kernel execution (enqueued, or an autorun
+///   instance whose last execution moved data) while fewer threads spin in channel waits than
+///   there are CPUs ([`spin_cpus`]: one core stays for the partner);
+/// * [`SPIN_SHORT`]: a host thread's operation (host pipes), or a kernel's when that many
+///   threads already spin or when more threads want the CPU than there are CPUs
+///   ([`crowded`]);
+/// * none: an idle autorun instance (its last execution moved nothing: a poller waiting for
+///   work that may take seconds to come; 200 of them spinning kept CI busy for minutes).
+///
+/// A spin also ends when the spinning thread finds it was preempted ([`PREEMPTED_GAP`]
+/// between two looks at the clock): more threads want the CPU than there are cores. And
+/// spinning adapts per FIFO side: a spin that ended the wait makes the next wait spin again,
+/// one that did not halves the side's spin score, and at score 0 only every [`SPIN_PROBE`]th
+/// wait tries.
+const SPIN_LONG: Duration = Duration::from_micros(50);
+const SPIN_SHORT: Duration = Duration::from_micros(5);
+const PREEMPTED_GAP: Duration = Duration::from_micros(30);
 const SPIN_SCORE_MAX: u32 = 16;
 /// Most elements (free slots) a spinning wait holds out for, and for how long.
 const SPIN_BATCH: u64 = 8;
@@ -267,7 +283,7 @@ struct Side {
     active: AtomicBool,
     shared: AtomicBool,
     seen: AtomicU64,
-    /// Adaptive spinning of this side's waits (see [`SPIN_FOR`]).
+    /// Adaptive spinning of this side's waits (see [`SPIN_LONG`]).
     spin_score: AtomicU32,
     spin_probe: AtomicU32,
     /// Contended revocations in a row, and the side's counter at the last revocation.
@@ -498,6 +514,100 @@ pub enum FifoOutcome {
     Aborted,
     /// The wait was ended by shutdown of the program instance.
     Shutdown,
+}
+
+/// Threads spinning [`SPIN_LONG`] in channel waits now (all FIFOs of the process).
+static SPINNERS: AtomicU32 = AtomicU32::new(0);
+
+/// The CPUs channel waits may keep busy: `std::thread::available_parallelism`, or
+/// `FPGACL_THREADS` when that is smaller (the user asked fpgacl to use fewer cores).
+fn spin_cpus() -> u32 {
+    static CPUS: OnceLock<u32> = OnceLock::new();
+    *CPUS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let limit = std::env::var("FPGACL_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or(usize::MAX);
+        cores.min(limit).min(u32::MAX as usize) as u32
+    })
+}
+
+/// A place among the long spinners (released on drop).
+struct SpinSlot;
+
+impl SpinSlot {
+    /// One while fewer than `cpus - 1` other threads spin (the thread itself counted, the
+    /// spinners stay below the number of CPUs: one core stays for the partner).
+    fn take(cpus: u32) -> Option<SpinSlot> {
+        let n = SPINNERS.fetch_add(1, Ordering::Relaxed) + 1;
+        if n < cpus {
+            Some(SpinSlot)
+        } else {
+            SPINNERS.fetch_sub(1, Ordering::Relaxed);
+            None
+        }
+    }
+}
+
+impl Drop for SpinSlot {
+    fn drop(&mut self) {
+        SPINNERS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// How often [`crowded`] looks at the machine's run queue again.
+const CROWD_CHECK: Duration = Duration::from_millis(10);
+
+/// Whether more threads want the CPU than there are CPUs: the machine's runnable threads
+/// right now (the 4th field of `/proc/loadavg`, "runnable/total", sampled at most every
+/// [`CROWD_CHECK`]) exceed [`spin_cpus`]. A spin then mostly keeps a core from the partner,
+/// which is runnable but waits for one (measured at depth 1 under load 40-60: a 50 us spin
+/// cost 1.3 s more CPU per 2^20 values than a 10 us one, at the same throughput).
+fn crowded() -> bool {
+    static EPOCH: OnceLock<std::time::Instant> = OnceLock::new();
+    // Milliseconds since EPOCH of the last sample + 1 (0: never), and its answer.
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    static CROWDED: AtomicBool = AtomicBool::new(false);
+    let now = EPOCH
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_millis() as u64
+        + 1;
+    let last = LAST.load(Ordering::Relaxed);
+    if (last == 0 || now.saturating_sub(last) >= CROWD_CHECK.as_millis() as u64)
+        && LAST
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    {
+        let runnable = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| runnable_of(&l));
+        // Without /proc: never crowded (the preemption check and the spin score remain).
+        CROWDED.store(runnable.is_some_and(|r| r > spin_cpus()), Ordering::Relaxed);
+    }
+    CROWDED.load(Ordering::Relaxed)
+}
+
+/// The runnable threads of a `/proc/loadavg` line ("0.52 0.58 0.59 3/467 12345" -> 3).
+fn runnable_of(loadavg: &str) -> Option<u32> {
+    let f = loadavg.split_whitespace().nth(3)?;
+    f.split('/').next()?.parse::<u32>().ok()
+}
+
+/// How long a waiting operation of `w` may spin before it parks (see [`SPIN_LONG`]), and
+/// its place among the long spinners.
+fn spin_budget(w: &Waiter<'_>) -> (Duration, Option<SpinSlot>) {
+    if w.run.autorun && w.run.idle_streak() > 0 {
+        return (Duration::ZERO, None);
+    }
+    if timed_or_kernel(w) && !crowded() {
+        if let Some(slot) = SpinSlot::take(spin_cpus()) {
+            return (SPIN_LONG, Some(slot));
+        }
+    }
+    (SPIN_SHORT, None)
 }
 
 /// The context of a possibly blocking FIFO operation.
@@ -789,27 +899,41 @@ impl Fifo {
         let probe = side.spin_probe.load(Ordering::Relaxed);
         side.spin_probe
             .store(probe.wrapping_add(1), Ordering::Relaxed);
-        if score > 0 || probe.is_multiple_of(SPIN_PROBE) {
+        let (budget, slot) = if score > 0 || probe.is_multiple_of(SPIN_PROBE) {
+            spin_budget(w)
+        } else {
+            (Duration::ZERO, None)
+        };
+        if !budget.is_zero() {
+            // A partner parked on another FIFO that this thread owes a wake-up may be what
+            // this wait waits for (a pipeline stage): wake it before spinning.
+            flush_owed_wakes();
             let t0 = std::time::Instant::now();
+            let mut last = t0;
             let want = (self.cap / 2).clamp(1, SPIN_BATCH);
-            loop {
+            let paid = 'spin: loop {
                 for _ in 0..32 {
                     if ready(want) {
-                        let up = (score + 1).min(SPIN_SCORE_MAX);
-                        side.spin_score.store(up, Ordering::Relaxed);
-                        return None;
+                        break 'spin true;
                     }
                     std::hint::spin_loop();
                 }
-                let spun = t0.elapsed();
+                let now = std::time::Instant::now();
+                let spun = now - t0;
                 if spun >= SPIN_BATCH_WAIT && ready(1) {
-                    side.spin_score
-                        .store((score + 1).min(SPIN_SCORE_MAX), Ordering::Relaxed);
-                    return None;
+                    break true;
                 }
-                if spun >= SPIN_FOR {
-                    break;
+                // Preempted: the core is wanted by more threads than there are cores.
+                if spun >= budget || now - last >= PREEMPTED_GAP {
+                    break false;
                 }
+                last = now;
+            };
+            drop(slot);
+            if paid {
+                side.spin_score
+                    .store((score + 1).min(SPIN_SCORE_MAX), Ordering::Relaxed);
+                return None;
             }
             side.spin_score.store(score / 2, Ordering::Relaxed);
         }
@@ -1151,6 +1275,40 @@ mod tests {
             pos: &pos,
         };
         f(&w)
+    }
+
+    #[test]
+    fn spin_budget_follows_the_waiter() {
+        let act = Activity::new();
+        let stop = AtomicBool::new(false);
+        let pos = || None;
+        let waiter = |run| Waiter {
+            run,
+            activity: &act,
+            shutdown: &stop,
+            pos: &pos,
+        };
+        // An idle autorun poller never spins; one whose last execution moved data may.
+        let poller = act.register("poller", true, [0; 3]);
+        poller.state().set_idle_streak(3);
+        assert_eq!(spin_budget(&waiter(poller.state())).0, Duration::ZERO);
+        poller.state().set_idle_streak(0);
+        assert!(!spin_budget(&waiter(poller.state())).0.is_zero());
+        // A host thread's operation spins briefly.
+        let host = act.register("host", false, [0; 3]);
+        assert_eq!(spin_budget(&waiter(host.state())).0, SPIN_SHORT);
+        // A kernel's spins long only with a place among the spinners.
+        let kernel = act.register("k", false, [0; 3]);
+        let (b, slot) = spin_budget(&waiter(kernel.state()));
+        assert_eq!(b == SPIN_LONG, slot.is_some());
+        assert!(b == SPIN_LONG || b == SPIN_SHORT);
+        // The machine's runnable threads, for `crowded`.
+        assert_eq!(runnable_of("0.52 0.58 0.59 3/467 12345\n"), Some(3));
+        assert_eq!(runnable_of("14.16 18.20 16.08 15/900 2"), Some(15));
+        assert_eq!(runnable_of("garbage"), None);
+        // Spinners stay below the number of CPUs: one CPU, no long spinner.
+        assert!(SpinSlot::take(1).is_none());
+        assert!(SpinSlot::take(u32::MAX).is_some());
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! out-of-line paths (division, switch, vectors, atomics, printf, out-of-bounds accesses) and
 //! the differential corpus (`diff/corpus.cl`) run on both backends, untimed and timed; outputs,
 //! per-site and per-loop counters, emulated end times and out-of-bounds reports must be equal
-//! bit for bit. Kernels the JIT does not compile (barriers, channels) must fall back and still
-//! run.
+//! bit for bit. Kernels the JIT does not compile (barriers) must fall back and still run;
+//! kernels with channels compile (their channel operations call the interpreter's).
 
 use fpgacl_device_model::timing::ComputeModel;
 use fpgacl_device_model::*;
@@ -425,16 +425,52 @@ fn kernels_the_jit_cannot_compile_fall_back_and_run() {
     assert_eq!(got[0], 1);
     assert_eq!(got[7], 0);
     assert_eq!(got[15], 8);
-    // Channels fall back too.
+}
+
+/// Kernels with channels compile: their channel operations call the interpreter's own
+/// (`h_fifo`), so results, counters, stalls and cycles agree with the interpreter's.
+#[test]
+fn channel_kernels_compile_and_agree_with_the_interpreter() {
     let ch = compile(
         "ch.cl",
         "#pragma OPENCL EXTENSION cl_intel_channels : enable\n\
          channel int c __attribute__((depth(4)));\n\
-         __kernel void p(__global const int *a) { for (int i = 0; i < 4; i++) write_channel_intel(c, a[i]); }\n\
-         __kernel void q(__global int *b) { for (int i = 0; i < 4; i++) b[i] = read_channel_intel(c); }\n",
+         __kernel void p(__global const int *a) { for (int i = 0; i < 4; i++) write_channel_intel(c, a[i] * 3 + 1); }\n\
+         __kernel void q(__global int *b) { for (int i = 0; i < 4; i++) b[i] = read_channel_intel(c); bool ok = true; int v = read_channel_nb_intel(c, &ok); b[4] = ok ? v : -1; }\n",
     );
-    let inst = instance(&ch, Backend::Jit, OobMode::Report);
-    assert!(!inst.compiled(0) && !inst.compiled(1));
+    let report = analysis::analyze(&ch, &Board::default_board().analysis_params());
+    let jit = instance(&ch, Backend::Jit, OobMode::Report);
+    assert!(jit.compiled(0) && jit.compiled(1));
+    let case = |kernel: &'static str, buf: Vec<u32>| Case {
+        kernel,
+        dims: 1,
+        global: [1, 1, 1],
+        local: Some([1, 1, 1]),
+        bufs: vec![buf],
+        args: vec![Ok(0)],
+    };
+    for timed in [false, true] {
+        // Fresh instances (fresh channels) per round; the producer fills the depth-4 channel
+        // before the consumer starts (timed: both start at tick 5, so the consumer's reads
+        // wait for the producer's write ticks: rule F's stall moves its clock).
+        let interp = instance(&ch, Backend::Interp, OobMode::Report);
+        let jit = instance(&ch, Backend::Jit, OobMode::Report);
+        for (kernel, buf) in [("p", vec![7, 8, 9, 10]), ("q", vec![0; 5])] {
+            let c = case(kernel, buf);
+            let a = run_case(&interp, &ch, &report, &c, timed);
+            let b = run_case(&jit, &ch, &report, &c, timed);
+            assert_eq!(a.0, b.0, "{kernel}: outputs differ");
+            assert_eq!(format!("{:?}", a.1), format!("{:?}", b.1), "{kernel}");
+            if kernel == "q" {
+                let got: Vec<u32> = b.0[0]
+                    .chunks(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                    .collect();
+                // The last, non-blocking read finds the channel empty.
+                assert_eq!(got, vec![22, 25, 28, 31, u32::MAX]);
+            }
+        }
+    }
 }
 
 #[test]

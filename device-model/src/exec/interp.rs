@@ -1555,7 +1555,7 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn fifo_op(
+    pub(super) fn fifo_op(
         &mut self,
         c: &FifoX,
         write: bool,

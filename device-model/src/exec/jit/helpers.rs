@@ -381,5 +381,35 @@ pub unsafe extern "C" fn h_cold(f: *mut Frame, pc: u32) -> u32 {
     }
 }
 
+/// A channel or pipe operation (`FifoRead`/`FifoWrite`) run by the interpreter's own code
+/// (`Machine::fifo_op`: the same waits, rule F clock and site counters) on the register file
+/// (the caller spilled the slots it reads and reloads the status slot), at the work-item's
+/// clock `clock`: 0, or 1 on a trap; the clock after the operation in `tmp`.
+pub unsafe extern "C" fn h_fifo(f: *mut Frame, pc: u32, clock: u64) -> u32 {
+    let m = mach(f);
+    let code = m.code;
+    let (x, write) = match code.ops[pc as usize] {
+        Op::FifoRead(x) => (x, false),
+        Op::FifoWrite(x) => (x, true),
+        _ => return h_unreachable(f, pc),
+    };
+    let c = &code.fifos[x as usize];
+    let regs = std::slice::from_raw_parts_mut((*f).regs, (*f).nregs);
+    m.clock = clock;
+    let r = m.fifo_op(c, write, regs, pc);
+    (*f).tmp = m.clock;
+    match r {
+        Ok(()) => 0,
+        Err(kind) => set_trap(
+            f,
+            Trap {
+                pc,
+                kind,
+                site: c.site,
+            },
+        ),
+    }
+}
+
 /// The stop poll's reset value.
 pub const POLL_RESET: u32 = POLL_INTERVAL;

@@ -35,12 +35,8 @@ pub fn unsupported(code: &Code) -> Option<String> {
     if code.needs_sync {
         return Some("barriers or wait_group_events (work-items switch at barriers)".into());
     }
-    if code.uses_fifos {
-        return Some("channels or pipes".into());
-    }
     for op in &code.ops {
         match op {
-            Op::FifoRead(_) | Op::FifoWrite(_) => return Some("channels or pipes".into()),
             Op::Barrier(_) | Op::WaitEvents => return Some("barriers".into()),
             Op::AsyncCopy(_) => return Some("async_work_group_copy".into()),
             Op::Image(_) => return Some("image reads and writes".into()),
@@ -1302,6 +1298,17 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
                 (r, vec![x.d])
             }
+            Op::FifoRead(x) | Op::FifoWrite(x) => {
+                // The element moves through memory at the address in `ptr`; the endpoint may
+                // take an index or a pipe argument from a slot; the status slot is written.
+                let x = &c.fifos[x as usize];
+                let mut r = vec![x.ptr];
+                match x.ep {
+                    crate::exec::code::Ep::Channel { index, .. } => r.extend(range(index, 1)),
+                    crate::exec::code::Ep::Pipe { arg } => r.push(arg),
+                }
+                (r, range(x.status, 1))
+            }
             _ => ((0..ns).collect(), (0..ns).collect()),
         }
     }
@@ -1936,12 +1943,37 @@ impl<'a, 'b> Tr<'a, 'b> {
                 self.exit_if(st);
                 self.reload(&writes);
             }
-            Op::FifoRead(_)
-            | Op::FifoWrite(_)
-            | Op::Barrier(_)
-            | Op::AsyncCopy(_)
-            | Op::Image(_)
-            | Op::WaitEvents => return Err(format!("op {op:?} is not compiled")),
+            Op::FifoRead(_) | Op::FifoWrite(_) => {
+                // The interpreter's own channel/pipe operation (waits, rule F's clock, site
+                // counters) at the work-item's clock; the clock after it comes back in `tmp`.
+                let (reads, writes) = self.cold_sets(&op);
+                let mut spill = reads;
+                spill.extend(writes.iter().copied());
+                spill.sort_unstable();
+                spill.dedup();
+                self.spill(&spill);
+                let pcv = self.c32(pc);
+                let c = self.b.use_var(self.clock);
+                let st = self
+                    .call(
+                        self.sigs.poll,
+                        h::h_fifo as *const () as usize,
+                        &[self.frame, pcv, c],
+                    )
+                    .expect("status");
+                let t = self.b.ins().load(
+                    I64,
+                    MemFlagsData::trusted(),
+                    self.frame,
+                    fo(offset_of!(Frame, tmp)),
+                );
+                self.b.def_var(self.clock, t);
+                self.exit_if(st);
+                self.reload(&writes);
+            }
+            Op::Barrier(_) | Op::AsyncCopy(_) | Op::Image(_) | Op::WaitEvents => {
+                return Err(format!("op {op:?} is not compiled"))
+            }
         }
         Ok(())
     }
