@@ -17,6 +17,10 @@ scripts/setup.sh
 
 step "cargo build --workspace --all-targets"
 cargo build --workspace --all-targets
+# The end-to-end tests load libfpgacl.so as `cargo build -p fpgacl-icd --lib` builds it (its
+# own feature set); build it here, once, rather than inside the first test that needs it.
+step "cargo build -p fpgacl-icd --lib"
+cargo build -p fpgacl-icd --lib
 
 if [ $lint -eq 1 ]; then
     step "cargo fmt --all --check"
