@@ -574,12 +574,16 @@ static void test_profiling_and_info(void)
                 CL_INVALID_VALUE);
 
     STEP("event info and reference counts");
-    EXPECT(event_refcount(ev[0]) == 1, "event reference count %u", event_refcount(ev[0]));
+    /* The specification calls CL_EVENT_REFERENCE_COUNT stale as soon as it is returned: an
+     * implementation's own threads may hold a reference for a moment (PoCL does); exact counts
+     * are checked unless "exact-refcounts" is skipped. */
+    int exact_rc = !skip_check("exact-refcounts");
+    EXPECT(!exact_rc || event_refcount(ev[0]) == 1, "event reference count %u", event_refcount(ev[0]));
     CHECK(clRetainEvent(ev[0]));
-    EXPECT(event_refcount(ev[0]) == 2, "retained event reference count %u",
+    EXPECT(!exact_rc || event_refcount(ev[0]) == 2, "retained event reference count %u",
            event_refcount(ev[0]));
     CHECK(clReleaseEvent(ev[0]));
-    EXPECT(event_refcount(ev[0]) == 1, "released event reference count %u",
+    EXPECT(!exact_rc || event_refcount(ev[0]) == 1, "released event reference count %u",
            event_refcount(ev[0]));
     cl_context ec = NULL;
     CHECK(clGetEventInfo(ev[0], CL_EVENT_CONTEXT, sizeof ec, &ec, NULL));
