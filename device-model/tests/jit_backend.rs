@@ -671,6 +671,22 @@ __kernel void task(__global const int *a, __global int *b, int n) {
         b[k] = a[k] + a[k / 2] + a[(k * 7) & 1023];
 }
 
+// Runs of accesses (exec::batch) that break: a data-dependent gather, an early exit, an
+// atomic (a cold op: runs are counted before it) inside the loop.
+__kernel void runs(__global const int *a, __global int *b, volatile __global int *h) {
+    int i = get_global_id(0);
+    int acc = 0;
+    for (int k = 0; k < 300; k += 2) {
+        int v = a[(i * 300 + k) & 4095];
+        if (v % 5 == 0)
+            atomic_add(&h[v & 15], 1);
+        acc += a[(v & 7) * 64 + k];
+        if (v % 97 == 3)
+            break;
+    }
+    b[i] = acc;
+}
+
 __kernel void some(__global const int *a, __global long *b) {
     int i = get_global_id(0);
     if (a[i] & 1)
@@ -763,6 +779,14 @@ fn counting_cases() -> Vec<Case> {
             local: Some([1, 1, 1]),
             bufs: vec![a.clone(), vec![0; 1024]],
             args: vec![Ok(0), Ok(1), Err(1000)],
+        },
+        Case {
+            kernel: "runs",
+            dims: 1,
+            global: [64, 1, 1],
+            local: Some([16, 1, 1]),
+            bufs: vec![a.clone(), vec![0; 64], vec![0; 16]],
+            args: vec![Ok(0), Ok(1), Ok(2)],
         },
         Case {
             kernel: "some",

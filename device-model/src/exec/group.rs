@@ -127,6 +127,8 @@ impl<'a> Worker<'a> {
                     Vec::new()
                 },
                 issued_base: 0,
+                batches: vec![super::batch::Batch::EMPTY; plan.module.sites.len()],
+                batch_dirty: Vec::with_capacity(plan.module.sites.len()),
                 word_bytes: plan.word_bytes,
                 max_burst_words: plan.max_burst_words,
                 word_shift: if plan.word_bytes.is_power_of_two() {

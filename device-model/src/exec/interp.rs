@@ -136,6 +136,10 @@ pub struct Machine<'a> {
     pub issued: Vec<u32>,
     /// Offset of the running work-item's entries in `issued`.
     pub issued_base: usize,
+    /// Compiled kernels' pending runs of accesses per site and the sites that have one
+    /// (`exec::batch`; empty vectors: no batching).
+    pub batches: Vec<super::batch::Batch>,
+    pub batch_dirty: Vec<u32>,
     /// Width of a memory word in bytes (board interface width) and the longest burst in words;
     /// both at least 1 (`Board::mem_word_bytes`, `Board::max_burst_words`).
     pub word_bytes: u64,

@@ -5,6 +5,7 @@
 //! `FPGACL_BACKEND=interp` keeps the interpreter) and runs them behind
 //! `interp::Machine::run`.
 
+pub mod batch;
 pub mod builtins;
 pub mod code;
 pub mod decode;

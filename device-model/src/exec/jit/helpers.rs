@@ -116,6 +116,8 @@ pub struct CountEnv {
     pub bursts: *mut (u64, u64),
     pub nbursts: u64,
     pub burst_rows: u64,
+    /// The pending runs of accesses per site (`Machine::batches`, `exec::batch`).
+    pub batches: *mut super::super::batch::Batch,
 }
 
 impl CountEnv {
@@ -137,6 +139,7 @@ impl CountEnv {
         if m.word_shift >= 64 {
             n = 0;
         }
+        n = n.min(m.batches.len());
         CountEnv {
             nsites: n as u64,
             rows,
@@ -146,6 +149,7 @@ impl CountEnv {
             bursts: m.bursts.as_mut_ptr(),
             nbursts: m.bursts.len() as u64,
             burst_rows: m.burst_rows as u64,
+            batches: m.batches.as_mut_ptr(),
         }
     }
 
@@ -180,6 +184,20 @@ pub unsafe extern "C" fn h_count(f: *mut Frame, site: u32, addr: u64, size: u64,
     COUNT_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let m = mach(f);
     m.count(site, addr, size, elem);
+    (*f).cnt.refresh(m);
+}
+
+/// An access that does not continue its site's run (`Machine::batch_access`).
+pub unsafe extern "C" fn h_batch(
+    f: *mut Frame,
+    site: u32,
+    addr: u64,
+    slot: u64,
+    size: u64,
+    elem: u64,
+) {
+    let m = mach(f);
+    m.batch_access(site, addr, slot, size, elem);
     (*f).cnt.refresh(m);
 }
 
@@ -228,6 +246,8 @@ pub unsafe extern "C" fn h_oob(
 pub unsafe extern "C" fn h_poll(f: *mut Frame, pc: u32, clock: u64) -> u32 {
     let m = mach(f);
     m.clock = clock;
+    m.flush_batches();
+    (*f).cnt.refresh(m);
     match m.stop_requested() {
         Some(kind) => set_trap(
             f,
@@ -364,6 +384,8 @@ pub unsafe extern "C" fn h_cold(f: *mut Frame, pc: u32) -> u32 {
     let m = mach(f);
     let op = m.code.ops[pc as usize];
     let regs = std::slice::from_raw_parts_mut((*f).regs, (*f).nregs);
+    // Runs are counted first: the interpreter's code may count accesses too.
+    m.flush_batches();
     let r = m.cold(&op, regs, pc as usize + 1);
     // Cold ops may count accesses (atomics, copies): the burst table may have grown.
     (*f).cnt.refresh(m);

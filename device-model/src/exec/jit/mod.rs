@@ -323,6 +323,7 @@ pub fn run(
     let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
     m.clock = f.clock;
     m.poll = f.poll as u32;
+    m.flush_batches();
     if st == 0 {
         *pc = m.code.ops.len() as u32;
         return Some(Ok(Exit::Return));
@@ -388,6 +389,7 @@ pub fn run_items(
     let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
     m.clock = f.clock;
     m.poll = f.poll as u32;
+    m.flush_batches();
     m.item = f.item as usize;
     if st == 0 {
         return Some(Ok(()));

@@ -93,6 +93,7 @@ fn lane_inlinable(f: BuiltinFn, k: Scalar, a: u32) -> bool {
 /// Helper signatures.
 struct Sigs {
     count: SigRef,
+    batch: SigRef,
     rows: SigRef,
     oob: SigRef,
     poll: SigRef,
@@ -202,6 +203,7 @@ pub fn build(
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let sigs = Sigs {
             count: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64], &[])),
+            batch: b.import_signature(sig(&module, &[I64, I32, I64, I64, I64, I64], &[])),
             rows: b.import_signature(sig(&module, &[I64, I64], &[])),
             oob: b.import_signature(sig(&module, &[I64, I32, I32, I64, I64, I32], &[I32])),
             poll: b.import_signature(sig(&module, &[I64, I32, I64], &[I32])),
@@ -281,6 +283,11 @@ struct Tr<'a, 'b> {
     clast: Value,
     cnlast: Value,
     cissued: Value,
+    /// Accesses are counted in runs (`exec::batch`): not for kernels whose counters another
+    /// thread may read while they run (channels, pipes, autorun); `cbatch` is
+    /// `CountEnv::batches`.
+    batching: bool,
+    cbatch: Value,
 }
 
 /// Where an access is in bounds: the block, the region entry and the offset.
@@ -353,6 +360,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         let clast = cl(b, offset_of!(CountEnv, last));
         let cnlast = cl(b, offset_of!(CountEnv, nlast));
         let cissued = cl(b, offset_of!(CountEnv, issued));
+        let cbatch = cl(b, offset_of!(CountEnv, batches));
         let clock0 = b.ins().load(
             I64,
             MemFlagsData::trusted(),
@@ -494,6 +502,8 @@ impl<'a, 'b> Tr<'a, 'b> {
             clast,
             cnlast,
             cissued,
+            batching: !code.uses_fifos && !f.attrs.autorun,
+            cbatch,
         };
         t.jump_op(0);
         for (i, op) in ops.iter().enumerate() {
@@ -927,6 +937,10 @@ impl<'a, 'b> Tr<'a, 'b> {
             return;
         }
         self.inline_sites.push((site, ts, per));
+        if self.batching && (ts, per) == (site, 1) && size > 0 {
+            self.count_batched(site, addr, size, elem);
+            return;
+        }
         let rw = MemFlagsData::trusted();
         let ce = offset_of!(Frame, cnt);
         let cf = |o: usize| fo(ce + o);
@@ -1123,6 +1137,76 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.switch_to_block(raise);
         self.b.seal_block(raise);
         self.b.ins().store(rw, len, rows, mo);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+    }
+
+    /// One counted access of a site with its own burst tracker, in a run (`exec::batch`): the
+    /// issue slot is taken inline as `count` takes it; an access that continues the site's
+    /// run (next address and slot) extends it in place, any other goes to
+    /// `Machine::batch_access` (`h_batch`). The runs are counted by the caller of the
+    /// compiled code before it returns, by `h_cold` and `h_poll`.
+    fn count_batched(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
+        use super::super::batch::Batch;
+        let rw = MemFlagsData::trusted();
+        let slotv = self.cvars[2];
+        let zero = self.c64(0);
+        self.b.def_var(slotv, zero);
+        let islot = self.b.create_block();
+        let have = self.b.create_block();
+        let iss = self.cissued;
+        self.b.ins().brif(iss, islot, &[], have, &[]);
+        self.b.switch_to_block(islot);
+        self.b.seal_block(islot);
+        let ko = (site as u64 * 4) as i32;
+        let k = self.b.ins().uload32(rw, iss, ko);
+        let under = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, k, ISSUE_SLOTS as i64);
+        let under = self.b.ins().uextend(I64, under);
+        let k1 = self.b.ins().iadd(k, under);
+        self.b.ins().istore32(rw, k1, iss, ko);
+        self.b.def_var(slotv, k);
+        self.b.ins().jump(have, &[]);
+        self.b.switch_to_block(have);
+        self.b.seal_block(have);
+        let slot = self.b.use_var(slotv);
+        let bo = (site as usize * size_of::<Batch>()) as i32;
+        let f = |o: usize| bo + o as i32;
+        let bp = self.cbatch;
+        let nx = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, next)));
+        let nsl = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, nslot)));
+        let c1 = self.b.ins().icmp(IntCC::Equal, addr, nx);
+        let c2 = self.b.ins().icmp(IntCC::Equal, slot, nsl);
+        let go = self.b.ins().band(c1, c2);
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(go, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        self.b.seal_block(fast);
+        let n = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, n)));
+        let n1 = self.b.ins().iadd_imm_s(n, 1);
+        self.b.ins().store(rw, n1, bp, f(offset_of!(Batch, n)));
+        let st = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, stride)));
+        let nx1 = self.b.ins().iadd(nx, st);
+        self.b.ins().store(rw, nx1, bp, f(offset_of!(Batch, next)));
+        let ds = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, dslot)));
+        let ns1 = self.b.ins().iadd(nsl, ds);
+        self.b.ins().store(rw, ns1, bp, f(offset_of!(Batch, nslot)));
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let sv = self.c32(site);
+        let sz = self.c64(size);
+        let el = self.c64(elem);
+        self.call(
+            self.sigs.batch,
+            h::h_batch as *const () as usize,
+            &[self.frame, sv, addr, slot, sz, el],
+        );
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
         self.b.seal_block(done);
