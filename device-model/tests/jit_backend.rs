@@ -978,6 +978,72 @@ fn inline_sqrt_rsqrt_and_mad_give_the_interpreters_bits() {
     assert_eq!(f32::from_bits(word(6 * 11 + 1)), 0.5);
 }
 
+/// `rotate`, `min` and `max` of every integer width and signedness, compiled inline, give the
+/// interpreter's bits (rotations by 0, by the width and beyond it, negative amounts; signed
+/// and unsigned orders), scalars and vectors; `mad` of NaNs gives the canonical NaN on both.
+#[test]
+fn inline_integer_builtins_and_mad_nans_give_the_interpreters_bits() {
+    let m = compile(
+        "ints.cl",
+        "__kernel void ints(__global const uint *in, __global uint *out) {\n\
+         int i = get_global_id(0);\n\
+         uint a = in[i], b = in[(i * 7 + 3) & 63];\n\
+         ulong la = ((ulong)a << 32) | b, lb = ((ulong)b << 29) ^ a;\n\
+         __global uint *o = out + 16 * i;\n\
+         o[0] = rotate(a, b); o[1] = (uint)rotate((int)a, (int)b);\n\
+         o[2] = (uint)rotate((uchar)a, (uchar)b); o[3] = (uint)(int)rotate((char)a, (char)b);\n\
+         o[4] = (uint)rotate((ushort)a, (ushort)b); o[5] = (uint)(int)rotate((short)a, (short)b);\n\
+         ulong r = rotate(la, lb); o[6] = (uint)r; o[7] = (uint)(r >> 32);\n\
+         o[8] = min(a, b); o[9] = (uint)min((int)a, (int)b); o[10] = max(a, b);\n\
+         o[11] = (uint)max((int)a, (int)b);\n\
+         long lm = min((long)la, (long)lb); o[12] = (uint)lm ^ (uint)(lm >> 32);\n\
+         o[13] = (uint)(int)max((char)a, (char)b) ^ (uint)min((ushort)a, (ushort)b);\n\
+         uint4 v = rotate((uint4)(a, b, a ^ b, 1u), (uint4)(b, a, 31u, 33u));\n\
+         int2 w = max((int2)((int)a, (int)b), (int2)((int)b, -5));\n\
+         o[14] = v.x ^ v.y ^ v.z ^ v.w ^ (uint)w.x;\n\
+         o[15] = as_uint(mad(as_float(a), as_float(b), as_float(in[i ^ 1]))) ^ (uint)w.y;\n}\n",
+    );
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let mut input = pseudo(64, 41);
+    input[..12].copy_from_slice(&[
+        0,
+        32,
+        0xffff_ffff,
+        0x8000_0000,
+        64,
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x7fa0_0001,
+        7,
+        0x7f80_0000,
+        0xff80_0000,
+        0x8000_0001,
+    ]);
+    let c = Case {
+        kernel: "ints",
+        dims: 1,
+        global: [64, 1, 1],
+        local: Some([16, 1, 1]),
+        bufs: vec![input, vec![0; 64 * 16]],
+        args: vec![Ok(0), Ok(1)],
+    };
+    let interp = instance(&m, Backend::Interp, OobMode::Report);
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    assert!(jit.compiled(0));
+    let a = run_case(&interp, &m, &report, &c, false);
+    let b = run_case(&jit, &m, &report, &c, false);
+    assert_eq!(a.0, b.0, "results differ");
+    let out = &b.0[1];
+    let word = |j: usize| u32::from_le_bytes(out[4 * j..4 * j + 4].try_into().unwrap());
+    // Item 0: a = 0, b = in[3] = 0x8000_0000: rotate(0, ..) = 0, min = 0, max = 0x8000_0000,
+    // signed max(0, INT_MIN) = 0.
+    assert_eq!(word(0), 0);
+    assert_eq!(word(10), 0x8000_0000);
+    assert_eq!(word(11), 0);
+    // Item 1: a = 32 rotated by in[10] = 0xff80_0000 (amount 0 mod 32).
+    assert_eq!(word(16), 32);
+}
+
 /// Kernels for the compiled work-item loop (`jit::run_items`: one call runs a whole group):
 /// a fault in one work-item of one group, private memory that every item must see fresh, a
 /// cold op (an atomic) in the loop, two-dimensional groups.

@@ -216,11 +216,16 @@ pub fn lane(f: BuiltinFn, k: Scalar, dk: Scalar, vec: bool, a: u64, b: u64, c: u
                     of_f64(x.mul_add(y, z))
                 }
             }
+            // A NaN result is the canonical quiet NaN: which operand's NaN a product keeps
+            // when both are NaN depends on the operand order of the machine code, and the
+            // compiling backend computes `mad` inline (`exec::jit`).
             Mad => {
                 if f32k {
-                    of_f32((x as f32) * (y as f32) + (z as f32))
+                    let r = (x as f32) * (y as f32) + (z as f32);
+                    of_f32(if r.is_nan() { f32::NAN } else { r })
                 } else {
-                    of_f64(x * y + z)
+                    let r = x * y + z;
+                    of_f64(if r.is_nan() { f64::NAN } else { r })
                 }
             }
             Min => e(if y < x { y } else { x }),
@@ -629,6 +634,16 @@ mod tests {
             u64::MAX - 1
         );
         assert_eq!(lane(Rotate, U8, U8, false, 0x81, 1, 0), 0x03);
+        // mad of two NaNs with different payloads: the canonical quiet NaN, whatever the
+        // operand order of the machine code.
+        assert_eq!(
+            lane(Mad, F32, F32, false, 0x7fa0_0001, 0xffc0_0002, 0),
+            0x7fc0_0000
+        );
+        assert_eq!(
+            lane(Mad, F64, F64, false, 0x7ff4_0000_0000_0001, 1, 0),
+            0x7ff8_0000_0000_0000
+        );
         assert_eq!(lane(Upsample, I16, I32, false, i(-1), 0xffff, 0), i(-1));
         assert_eq!(lane(Upsample, U8, U16, false, 0x12, 0x34, 0), 0x1234);
         assert_eq!(

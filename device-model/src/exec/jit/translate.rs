@@ -80,14 +80,30 @@ fn targets(op: &Op, code: &Code) -> Vec<u32> {
     t
 }
 
-/// Lane builtins compiled inline ([`Tr::lane_inline`]): `sqrt` and `rsqrt` of floats and
-/// doubles; the others call `builtins::lane`. (`mad` is not: which operand's NaN a product
-/// returns when both are NaN depends on the operand order the Rust compiler picked for the
-/// interpreter's multiply, so only the same machine code is sure to agree.)
-fn lane_inlinable(f: BuiltinFn, k: Scalar, a: u32) -> bool {
-    matches!(k, Scalar::F32 | Scalar::F64)
-        && matches!(f, BuiltinFn::Sqrt | BuiltinFn::Rsqrt)
-        && a != NONE
+/// Lane builtins compiled inline ([`Tr::lane_inline`]): `sqrt`, `rsqrt` and `mad` of floats
+/// and doubles (`mad`'s NaN results are canonical in both backends: which operand's NaN a
+/// product keeps depends on the operand order of the machine code), `rotate`, `min` and `max`
+/// of integers; the others call `builtins::lane`.
+fn lane_inlinable(f: BuiltinFn, k: Scalar, a: u32, b: u32, c: u32) -> bool {
+    use BuiltinFn::*;
+    let float = matches!(k, Scalar::F32 | Scalar::F64);
+    let int = matches!(
+        k,
+        Scalar::I8
+            | Scalar::U8
+            | Scalar::I16
+            | Scalar::U16
+            | Scalar::I32
+            | Scalar::U32
+            | Scalar::I64
+            | Scalar::U64
+    );
+    match f {
+        Sqrt | Rsqrt => float && a != NONE,
+        Mad => float && a != NONE && b != NONE && c != NONE,
+        Rotate | Min | Max => int && a != NONE && b != NONE,
+        _ => false,
+    }
 }
 
 /// Helper signatures.
@@ -686,8 +702,60 @@ impl<'a, 'b> Tr<'a, 'b> {
     /// `builtins::lane` computes it: in double precision (`1.0 / x.sqrt()`), rounded to the
     /// lane's kind (promote, square root, divide, demote: the same IEEE operations, no NaN
     /// canonicalisation).
-    fn lane_inline(&mut self, f: BuiltinFn, k: Scalar, x: Value) -> Value {
+    fn lane_inline(&mut self, f: BuiltinFn, k: Scalar, x: Value, y: Value, z: Value) -> Value {
         let f32k = k == Scalar::F32;
+        match f {
+            BuiltinFn::Rotate => {
+                let t = match k.size() {
+                    1 => I8,
+                    2 => types::I16,
+                    4 => I32,
+                    _ => I64,
+                };
+                if t == I64 {
+                    return self.b.ins().rotl(x, y);
+                }
+                let (a, s) = (self.b.ins().ireduce(t, x), self.b.ins().ireduce(t, y));
+                let r = self.b.ins().rotl(a, s);
+                let r = self.b.ins().uextend(I64, r);
+                return self.norm(k, r);
+            }
+            BuiltinFn::Min | BuiltinFn::Max => {
+                // `int_lane`: `if y < x { b } else { a }` (min), `if x < y { b } else { a }`
+                // (max), compared as the kind's integers.
+                let cc = if k.is_signed() {
+                    IntCC::SignedLessThan
+                } else {
+                    IntCC::UnsignedLessThan
+                };
+                let lt = if f == BuiltinFn::Min {
+                    self.b.ins().icmp(cc, y, x)
+                } else {
+                    self.b.ins().icmp(cc, x, y)
+                };
+                return self.b.ins().select(lt, y, x);
+            }
+            BuiltinFn::Mad => {
+                let r = if f32k {
+                    let (a, b, c) = (self.f32_of(x), self.f32_of(y), self.f32_of(z));
+                    let p = self.b.ins().fmul(a, b);
+                    let r = self.b.ins().fadd(p, c);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+                    let bits = self.of_f32(r);
+                    (nan, bits, f32::NAN.to_bits() as u64)
+                } else {
+                    let (a, b, c) = (self.f64_of(x), self.f64_of(y), self.f64_of(z));
+                    let p = self.b.ins().fmul(a, b);
+                    let r = self.b.ins().fadd(p, c);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+                    let bits = self.of_f64(r);
+                    (nan, bits, f64::NAN.to_bits())
+                };
+                let q = self.c64(r.2);
+                return self.b.ins().select(r.0, q, r.1);
+            }
+            _ => {}
+        }
         let v = if f32k {
             let v = self.f32_of(x);
             self.b.ins().fpromote(types::F64, v)
@@ -1902,9 +1970,14 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.d(c.d + i as u32, x);
                 }
             }
-            Op::Lane { f, k, d, a, .. } if lane_inlinable(f, k, a) => {
-                let x = self.v(a);
-                let r = self.lane_inline(f, k, x);
+            Op::Lane {
+                f, k, d, a, b, c, ..
+            } if lane_inlinable(f, k, a, b, c) => {
+                let args: Vec<Value> = [a, b, c]
+                    .iter()
+                    .map(|&r| if r == NONE { self.c64(0) } else { self.v(r) })
+                    .collect();
+                let r = self.lane_inline(f, k, args[0], args[1], args[2]);
                 self.d(d, r);
             }
             Op::Lane { d, a, b, c, .. } => {
@@ -1933,7 +2006,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                 c,
                 ..
             } => {
-                let inline = lane_inlinable(f, k, a);
+                let inline = lane_inlinable(f, k, a, b, c);
                 let mut out = Vec::new();
                 for i in 0..n as u32 {
                     let args: Vec<Value> = [a, b, c]
@@ -1947,7 +2020,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                         })
                         .collect();
                     if inline {
-                        out.push(self.lane_inline(f, k, args[0]));
+                        out.push(self.lane_inline(f, k, args[0], args[1], args[2]));
                         continue;
                     }
                     let pcv = self.c32(pc);
