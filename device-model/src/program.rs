@@ -381,8 +381,8 @@ impl ProgramInstance {
         for f in &module.kernels {
             code.push(decode(&module, f)?);
         }
-        // The compiling backend (the default; `FPGACL_BACKEND` or the config) compiles each
-        // kernel at its first launch (`run_kernel`); kernels it cannot compile run on the
+        // The compiling backend (the default; `FPGACL_BACKEND` or the config) compiles the
+        // kernels as the program loads (below); kernels it cannot compile run on the
         // interpreter.
         let jit = config.backend.unwrap_or_else(crate::exec::jit::backend) == Backend::Jit;
         let mut channels = Vec::new();
@@ -469,6 +469,28 @@ impl ProgramInstance {
             oob_fault: config.oob.unwrap_or_else(OobMode::from_env) == OobMode::Fault,
             oob_seen: Mutex::new(Default::default()),
         });
+        // The compiling backend compiles the program's kernels now, on a thread of its own (as
+        // a program is loaded, not at a kernel's first launch, which waits for it if it comes
+        // first: `jit::prepare` runs once per kernel). Autorun kernels compile as they start.
+        if jit {
+            let inner2 = inner.clone();
+            let spawned = std::thread::Builder::new()
+                .name("fpgacl-jit".into())
+                .spawn(move || {
+                    let inner = &*inner2;
+                    for (k, (c, f)) in inner.code.iter().zip(&inner.module.kernels).enumerate() {
+                        if f.attrs.autorun || inner.shutdown.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        crate::exec::jit::prepare(c, &inner.module, f, || {
+                            inner.jit_spec(k as u32, f)
+                        });
+                    }
+                });
+            if let Err(e) = spawned {
+                log::warn!("fpgacl: cannot start the compiling thread ({e}): kernels compile at their first launch");
+            }
+        }
         if !config.no_autorun {
             for slot in &inner.autorun {
                 let inner2 = inner.clone();
@@ -1080,8 +1102,8 @@ fn run_kernel(
         }
         .into());
     }
-    // The compiling backend compiles a kernel at its first launch (once; later launches and
-    // the other workers reuse it).
+    // The compiling backend compiled the kernel as the program loaded, or is compiling it
+    // (then this waits), or compiles it now (once; later launches and workers reuse it).
     if inner.jit {
         crate::exec::jit::prepare(code, module, f, || inner.jit_spec(spec.kernel, f));
     }

@@ -1,6 +1,7 @@
 //! The compiling backend, the default (`FPGACL_BACKEND=jit` or unset; `interp` selects the
 //! reference interpreter): translates a decoded kernel ([`Code`]) to native code with
-//! Cranelift at its first launch ([`prepare`], once per kernel and program; kernels of more
+//! Cranelift as its program loads (a thread of the `ProgramInstance`; a launch that comes
+//! first waits for it or compiles it itself: [`prepare`], once per kernel and program; kernels of more
 //! than [`FAST_COMPILE_OPS`] ops with Cranelift's fast tier), and runs its work-items through
 //! it behind [`Machine::run`] ([`run`], one item per call) or, from the worker's group loop,
 //! a whole group per call ([`run_items`]: the compiled code loops over the group's items and
@@ -18,13 +19,15 @@
 //! - every access of a counted site runs `Machine::count`'s code inline on the machine's own
 //!   counters, last addresses, issue slots and burst trackers (`helpers::CountEnv`), calling
 //!   out only to add burst rows or for sites and boards the inline path does not index (then
-//!   `Machine::count` itself); loop header visits and entries bump the same counters in place and add
+//!   `Machine::count` itself); a site with a burst tracker of its own, in a kernel without
+//!   channels, pipes or autorun, is counted in runs instead (`exec::batch`: same counters);
+//!   loop header visits and entries bump the same counters in place and add
 //!   the same clock ticks (`ClockPlan::head`/`enter`, through a call when rule C2's floor
 //!   makes them stateful); the stop/timeout poll runs every `POLL_INTERVAL` header visits;
 //! - rare ops (`Builtin`, `BuiltinPtr`, `Bitcast`, `Copy`, `Atomic`, `Printf`) run the
 //!   interpreter's own code (`Machine::cold`) on the register file, with the slots they read
-//!   and write spilled and reloaded around the call; lane builtins (but `sqrt`/`rsqrt`,
-//!   inline), conversions, integer
+//!   and write spilled and reloaded around the call; lane builtins (but `sqrt`, `rsqrt`,
+//!   `mad`, `rotate` and integer `min`/`max`, inline), conversions, integer
 //!   division and the remaining float operations call the interpreter's lane functions.
 //!
 //! Not compiled (the whole kernel runs on the interpreter, one `info` log line; likewise when
@@ -199,8 +202,8 @@ pub fn enabled() -> bool {
     backend() == Backend::Jit
 }
 
-/// A kernel's native code, compiled on demand: empty until [`prepare`] runs (at the kernel's
-/// first launch), then the compiled kernel or `None` (the kernel runs on the interpreter).
+/// A kernel's native code: empty until [`prepare`] runs (as the program loads, or at the
+/// kernel's first launch if that comes first), then the compiled kernel or `None` (the kernel runs on the interpreter).
 #[derive(Clone, Debug, Default)]
 pub struct Slot(OnceLock<Option<Arc<JitKernel>>>);
 
