@@ -263,11 +263,26 @@ impl Machine<'_> {
                 *b = t;
             }
         } else {
-            for i in 0..n {
-                let slot = r.s0 as usize + i as usize;
-                if let Some(b) = self.bursts.get_mut(slot * ns + s) {
-                    let (w0, w1) = words(at(i));
-                    track(b, w0, w1);
+            // One tracker per access, `ns` entries apart: one bounds check for the run, word
+            // arithmetic by shift (real boards) without a branch per access.
+            let first = r.s0 as usize * ns + s;
+            let last = first + (n as usize - 1) * ns;
+            match self.bursts.get_mut(first..=last) {
+                Some(bs) if ws != u32::MAX => {
+                    let mut a = r.a0;
+                    for b in bs.iter_mut().step_by(ns.max(1)) {
+                        track(b, a >> ws, (a + size - 1) >> ws);
+                        a = a.wrapping_add(stride);
+                    }
+                }
+                _ => {
+                    for i in 0..n {
+                        let slot = r.s0 as usize + i as usize;
+                        if let Some(b) = self.bursts.get_mut(slot * ns + s) {
+                            let (w0, w1) = words(at(i));
+                            track(b, w0, w1);
+                        }
+                    }
                 }
             }
         }
