@@ -104,6 +104,15 @@ __kernel void mixed(__global const uint *in, __global uint *out, __global int *c
     atomic_add(count, (int)(v & 7u));
 }
 
+// Indices whose byte offset leaves the offset field (the wide path keeps the pointer's
+// region and poisons its offset): reported out of bounds against the right region.
+__kernel void wide_index(__global const int *in, __global int *out) {
+    int i = get_global_id(0);
+    long k = ((long)(i & 3) << 45) - (1L << 46);
+    out[i] = in[k + i] + in[i];
+    out[(long)i * 0x1000000000L + i] = i;
+}
+
 __kernel void stencil(__global const int *in, __global int *out) {
     int i = get_global_id(0);
     out[i] = in[i - 1] + in[i + 1];
@@ -250,6 +259,14 @@ fn cases() -> Vec<Case> {
             local: Some([8, 1, 1]),
             bufs: vec![floats(1000, 1), floats(1000, 2), vec![0; 1000]],
             args: vec![Ok(0), Ok(1), Ok(2)],
+        },
+        Case {
+            kernel: "wide_index",
+            dims: 1,
+            global: [16, 1, 1],
+            local: Some([4, 1, 1]),
+            bufs: vec![pseudo(16, 5), vec![0; 16]],
+            args: vec![Ok(0), Ok(1)],
         },
         Case {
             kernel: "matmul",

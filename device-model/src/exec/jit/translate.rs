@@ -891,9 +891,22 @@ impl<'a, 'b> Tr<'a, 'b> {
     /// The inline `Machine::resolve`: returns where the access is in bounds ([`Tr::enter_fast`]
     /// gives its pointer); the builder is left in the block where a refused access was
     /// reported and is skipped (a trap has left the kernel already).
-    fn resolve(&mut self, addr: Value, size: u64, write: bool, pc: u32, site: u32) -> Fast {
-        let ro = MemFlagsData::trusted().with_readonly();
-        let r = self.b.ins().ushr_imm_s(addr, REGION_SHIFT as i64);
+    ///
+    /// `region` is a pointer with `addr`'s region number: `addr` itself, or the base an indexed
+    /// address was computed from (`indexed` keeps the base's region, fast path or not), so that
+    /// the region's table entry is found from a value that is often loop-invariant (the
+    /// entry's loads may move: the table does not change during a call).
+    fn resolve(
+        &mut self,
+        addr: Value,
+        region: Value,
+        size: u64,
+        write: bool,
+        pc: u32,
+        site: u32,
+    ) -> Fast {
+        let ro = MemFlagsData::trusted().with_readonly().with_can_move();
+        let r = self.b.ins().ushr_imm_s(region, REGION_SHIFT as i64);
         let off = self.b.ins().band_imm_s(addr, OFFSET_MASK as i64);
         let inr = self.b.ins().icmp(IntCC::UnsignedLessThan, r, self.nregions);
         let slow = self.b.create_block();
@@ -941,7 +954,7 @@ impl<'a, 'b> Tr<'a, 'b> {
     fn enter_fast(&mut self, f: &Fast) -> Value {
         self.b.switch_to_block(f.block);
         self.b.seal_block(f.block);
-        let ro = MemFlagsData::trusted().with_readonly();
+        let ro = MemFlagsData::trusted().with_readonly().with_can_move();
         let base = self
             .b
             .ins()
@@ -1293,9 +1306,10 @@ impl<'a, 'b> Tr<'a, 'b> {
     }
 
     /// A load of `n` lanes of kind `k` at `addr` into `d..d+n`.
-    fn load(&mut self, k: Scalar, n: u32, d: u32, addr: Value, pc: u32, site: u32) {
+    #[allow(clippy::too_many_arguments)]
+    fn load(&mut self, k: Scalar, n: u32, d: u32, addr: Value, region: Value, pc: u32, site: u32) {
         let es = k.size() as u64;
-        let fast = self.resolve(addr, es * n as u64, false, pc, site);
+        let fast = self.resolve(addr, region, es * n as u64, false, pc, site);
         let join = self.b.create_block();
         let z = self.c64(0);
         for i in 0..n {
@@ -1315,10 +1329,11 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.count(site, addr, es * n as u64, es);
     }
 
-    fn store(&mut self, k: Scalar, n: u32, s: u32, addr: Value, pc: u32, site: u32) {
+    #[allow(clippy::too_many_arguments)]
+    fn store(&mut self, k: Scalar, n: u32, s: u32, addr: Value, region: Value, pc: u32, site: u32) {
         let es = k.size() as u64;
         let vals: Vec<Value> = (0..n).map(|i| self.v(s + i)).collect();
-        let fast = self.resolve(addr, es * n as u64, true, pc, site);
+        let fast = self.resolve(addr, region, es * n as u64, true, pc, site);
         let join = self.b.create_block();
         self.b.ins().jump(join, &[]);
         let ptr = self.enter_fast(&fast);
@@ -1601,8 +1616,9 @@ impl<'a, 'b> Tr<'a, 'b> {
                 idx,
                 site,
             } => {
+                let region = self.v(base);
                 let addr = self.indexed(t, base, idx, sl);
-                self.load(k, 1, d, addr, pc, site);
+                self.load(k, 1, d, addr, region, pc, site);
             }
             Op::StoreIdx {
                 k,
@@ -1613,16 +1629,17 @@ impl<'a, 'b> Tr<'a, 'b> {
                 idx,
                 site,
             } => {
+                let region = self.v(base);
                 let addr = self.indexed(t, base, idx, sl);
-                self.store(k, 1, s, addr, pc, site);
+                self.store(k, 1, s, addr, region, pc, site);
             }
             Op::Load { k, n, d, a, site } => {
                 let addr = self.v(a);
-                self.load(k, n as u32, d, addr, pc, site);
+                self.load(k, n as u32, d, addr, addr, pc, site);
             }
             Op::Store { k, n, s, a, site } => {
                 let addr = self.v(a);
-                self.store(k, n as u32, s, addr, pc, site);
+                self.store(k, n as u32, s, addr, addr, pc, site);
             }
             Op::WorkItemC { f, d, dim } => {
                 let off = match f {
