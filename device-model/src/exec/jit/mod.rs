@@ -141,6 +141,8 @@ pub struct JitKernel {
     /// `cold_counts`: cold ops that may count accesses (all issue counters are reset).
     resets: bool,
     cold_counts: bool,
+    /// The ops a work-item stopped at a barrier resumes at (`translate::resume_points`).
+    resumes: Vec<u32>,
 }
 
 // SAFETY: the finalized code and data of the JIT module are never written after compilation;
@@ -302,14 +304,38 @@ pub fn compile_for(code: &Code, m: &Module, f: &Function, spec: Spec) -> Result<
             .unwrap_or(0),
         resets: resets.0,
         cold_counts: resets.1,
+        resumes: translate::resume_points(code),
         spec,
         sites,
     })
 }
 
-/// Runs the current work-item of `m` through the compiled kernel; `None` when this run cannot
-/// use it (then the interpreter runs the item). Inlined into `Machine::run`, so that the large
+/// Whether the compiled code can run a work-item from op `pc`: its start (0) or the op after
+/// one of its barriers.
+#[inline]
+pub fn resumes_at(j: &JitKernel, pc: u32) -> bool {
+    pc == 0 || j.resumes.binary_search(&pc).is_ok()
+}
+
+/// Whether the kernel has barriers (`barrier`, `wait_group_events`): its work-items run one
+/// call per item and barrier phase ([`run`]), never through [`run_items`].
+pub fn has_barriers(j: &JitKernel) -> bool {
+    !j.resumes.is_empty()
+}
+
+/// Runs the current work-item of `m` through the compiled kernel from op `*pc` (0: its start;
+/// else the op after a barrier where it stopped, [`resumes_at`]) until it returns, reaches a
+/// barrier (`Exit::Barrier`, `*pc` after it, every register slot stored in `regs`, exactly as
+/// the interpreter leaves them) or traps; `None` when this run cannot use the compiled code
+/// (then the interpreter runs the item: the register file holds its whole state at a
+/// barrier, so the two may take turns). Inlined into `Machine::run`, so that the large
 /// result is not returned through a call once per work-item.
+///
+/// The compiled code leaves through one exit block (it stores the clock and the poll
+/// countdown to the frame) with status 0 (returned: `Ret`), [`translate::BARRIER`] (at a
+/// barrier or `wait_group_events`) or 1 (a trap in `Frame::trap`: a refused access in
+/// `OobMode::Fault`, a stop poll, integer division, `Unreachable`, a cold op or a channel
+/// operation); the machine's clock and poll are taken back here for all three.
 #[inline]
 pub fn run(
     j: &JitKernel,
@@ -317,7 +343,11 @@ pub fn run(
     regs: &mut [u64],
     pc: &mut u32,
 ) -> Option<Result<Exit, Trap>> {
+    if !resumes_at(j, *pc) {
+        return None;
+    }
     let mut f = frame(j, m, regs)?;
+    f.resume = *pc as u64;
     // SAFETY: the code was compiled from `m.code` (the `Code` holding `j`); the frame points
     // at live state of `m` and at `regs`, which nothing else touches during the call.
     let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
@@ -326,6 +356,10 @@ pub fn run(
     if st == 0 {
         *pc = m.code.ops.len() as u32;
         return Some(Ok(Exit::Return));
+    }
+    if st == translate::BARRIER {
+        *pc = f.resume as u32;
+        return Some(Ok(Exit::Barrier));
     }
     let t = trap_of(&mut f);
     *pc = t.pc;
@@ -348,7 +382,11 @@ pub fn run_items(
     frame_mem: &mut [u64],
     frame_template: &[u64],
 ) -> Option<Result<(), Trap>> {
-    if items == 0 || !m.code.printfs.is_empty() || frame_mem.len() < frame_template.len() {
+    if items == 0
+        || !m.code.printfs.is_empty()
+        || frame_mem.len() < frame_template.len()
+        || has_barriers(j)
+    {
         return None;
     }
     if !frame_template.is_empty() && !j.resets {
@@ -470,6 +508,7 @@ fn frame(j: &JitKernel, m: &mut Machine<'_>, regs: &mut [u64]) -> Option<Frame> 
         item_cost: 0,
         item: 0,
         reset: helpers::ItemReset::none(),
+        resume: 0,
     })
 }
 

@@ -32,15 +32,9 @@ pub fn unsupported(code: &Code) -> Option<String> {
     if code.ops.is_empty() {
         return Some("no code".into());
     }
-    if code.needs_sync {
-        return Some("barriers or wait_group_events (work-items switch at barriers)".into());
-    }
     for op in &code.ops {
-        match op {
-            Op::Barrier(_) | Op::WaitEvents => return Some("barriers".into()),
-            Op::AsyncCopy(_) => return Some("async_work_group_copy".into()),
-            Op::Image(_) => return Some("image reads and writes".into()),
-            _ => {}
+        if let Op::Image(_) = op {
+            return Some("image reads and writes".into());
         }
     }
     if !is_term(code.ops.last()?) {
@@ -60,6 +54,30 @@ fn is_term(op: &Op) -> bool {
             | Op::Ret
             | Op::Unreachable
     )
+}
+
+/// Whether `op` is a barrier (`barrier`, `wait_group_events`): the work-item leaves the
+/// compiled code there (`Exit::Barrier`, status [`BARRIER`]) and a later call resumes it at
+/// the next op, which therefore starts a block.
+fn is_barrier(op: &Op) -> bool {
+    matches!(op, Op::Barrier(_) | Op::WaitEvents)
+}
+
+/// Whether the block of `op` ends after it (a terminator or a barrier).
+fn ends_block(op: &Op) -> bool {
+    is_term(op) || is_barrier(op)
+}
+
+/// The status a work-item stopped at a barrier leaves the compiled code with
+/// (`Frame::resume`: the op to resume at).
+pub const BARRIER: u32 = 2;
+
+/// The ops compiled code can resume a work-item at (the ops after the barriers), sorted.
+pub fn resume_points(code: &Code) -> Vec<u32> {
+    (0..code.ops.len())
+        .filter(|&i| is_barrier(&code.ops[i]) && i + 1 < code.ops.len())
+        .map(|i| i as u32 + 1)
+        .collect()
 }
 
 /// Distinct jump targets of a terminator.
@@ -148,6 +166,7 @@ fn is_cold(op: &Op) -> bool {
             | Op::Copy(_)
             | Op::Atomic(_)
             | Op::Printf(_)
+            | Op::AsyncCopy(_)
     )
 }
 
@@ -313,17 +332,20 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
                 leader[t as usize] = true;
             }
-            if is_term(op) && i + 1 < n {
+            if ends_block(op) && i + 1 < n {
                 leader[i + 1] = true;
             }
         }
         let mut remaining = vec![0u32; n];
         remaining[0] = 1;
+        let resumes = resume_points(code);
         for (i, op) in ops.iter().enumerate() {
             if is_term(op) {
                 for t in targets(op, code) {
                     remaining[t as usize] += 1;
                 }
+            } else if is_barrier(op) {
+                // The op after a barrier: its one predecessor is the resume dispatch.
             } else if i + 1 < n && leader[i + 1] {
                 remaining[i + 1] += 1;
             }
@@ -495,7 +517,14 @@ impl<'a, 'b> Tr<'a, 'b> {
             cnlast,
             cissued,
         };
-        t.jump_op(0);
+        for &r in &resumes {
+            t.remaining[r as usize] += 1;
+        }
+        if resumes.is_empty() {
+            t.jump_op(0);
+        } else {
+            t.resume_dispatch(&resumes);
+        }
         for (i, op) in ops.iter().enumerate() {
             if let Some(blk) = t.blocks[i] {
                 t.b.switch_to_block(blk);
@@ -506,7 +535,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
             }
             t.op(i as u32)?;
-            if !is_term(op) && i + 1 < n && t.blocks[i + 1].is_some() {
+            if !ends_block(op) && i + 1 < n && t.blocks[i + 1].is_some() {
                 t.jump_op(i + 1);
             }
         }
@@ -561,6 +590,46 @@ impl<'a, 'b> Tr<'a, 'b> {
         sites.sort_unstable();
         sites.dedup();
         Ok(sites)
+    }
+
+    /// The start of a work-item with barriers: `Frame::resume` 0 starts at op 0; else the
+    /// work-item stopped at a barrier (`Exit::Barrier`) and resumes at op `resume` (one of
+    /// `resumes`, checked by `jit::run`), every slot reloaded from the register file (where
+    /// the barrier stored them, or where the interpreter left them).
+    fn resume_dispatch(&mut self, resumes: &[u32]) {
+        let rp = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted(),
+            self.frame,
+            fo(offset_of!(Frame, resume)),
+        );
+        let dispatch = self.b.create_block();
+        let b0 = self.blocks[0].expect("op 0 starts a block");
+        self.b.ins().brif(rp, dispatch, &[], b0, &[]);
+        self.pred_done(0);
+        self.b.switch_to_block(dispatch);
+        self.b.seal_block(dispatch);
+        let all: Vec<u32> = (0..self.code.num_slots).collect();
+        self.reload(&all);
+        for &r in resumes {
+            let c = self.b.ins().icmp_imm_s(IntCC::Equal, rp, r as i64);
+            let next = self.b.create_block();
+            let bt = self.blocks[r as usize].expect("the op after a barrier starts a block");
+            self.b.ins().brif(c, bt, &[], next, &[]);
+            self.pred_done(r as usize);
+            self.b.switch_to_block(next);
+            self.b.seal_block(next);
+        }
+        // Not reachable (`jit::run` only resumes at `resumes`).
+        let pcv = self.c32(0);
+        let st = self
+            .call(
+                self.sigs.st1,
+                h::h_unreachable as *const () as usize,
+                &[self.frame, pcv],
+            )
+            .expect("status");
+        self.exit_with(st);
     }
 
     // ---- small builders -------------------------------------------------------------------
@@ -1286,6 +1355,12 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let x = &c.copies[x as usize];
                 (vec![x.d, x.s], vec![])
             }
+            Op::AsyncCopy(x) => {
+                let x = &c.asyncs[x as usize];
+                let mut r = vec![x.d, x.s, x.count];
+                r.extend(range(x.stride, 1));
+                (r, vec![x.event])
+            }
             Op::Atomic(x) => {
                 let x = &c.atomics[x as usize];
                 (vec![x.addr, x.a, x.b], vec![x.d])
@@ -1925,7 +2000,8 @@ impl<'a, 'b> Tr<'a, 'b> {
             | Op::Bitcast(_)
             | Op::Copy(_)
             | Op::Atomic(_)
-            | Op::Printf(_) => {
+            | Op::Printf(_)
+            | Op::AsyncCopy(_) => {
                 let (reads, writes) = self.cold_sets(&op);
                 let mut spill = reads;
                 spill.extend(writes.iter().copied());
@@ -1971,9 +2047,25 @@ impl<'a, 'b> Tr<'a, 'b> {
                 self.exit_if(st);
                 self.reload(&writes);
             }
-            Op::Barrier(_) | Op::AsyncCopy(_) | Op::Image(_) | Op::WaitEvents => {
-                return Err(format!("op {op:?} is not compiled"))
+            Op::Barrier(_) | Op::WaitEvents => {
+                // The work-item stops here (`Exit::Barrier`): every slot to the register file
+                // (the resume dispatch, or the interpreter, reloads them), the op to resume
+                // at to `Frame::resume`.
+                let all: Vec<u32> = (0..code.num_slots)
+                    .filter(|&s| self.consts[s as usize].is_none())
+                    .collect();
+                self.spill(&all);
+                let next = self.c64(pc as u64 + 1);
+                self.b.ins().store(
+                    MemFlagsData::trusted(),
+                    next,
+                    self.frame,
+                    fo(offset_of!(Frame, resume)),
+                );
+                let st = self.c32(BARRIER);
+                self.exit_with(st);
             }
+            Op::Image(_) => return Err(format!("op {op:?} is not compiled")),
         }
         Ok(())
     }
