@@ -154,7 +154,7 @@ impl CountEnv {
     }
 
     /// Re-reads the burst table of `m` after the interpreter's code may have added rows.
-    fn refresh(&mut self, m: &mut Machine<'_>) {
+    pub(super) fn refresh(&mut self, m: &mut Machine<'_>) {
         self.bursts = m.bursts.as_mut_ptr();
         self.nbursts = m.bursts.len() as u64;
         self.burst_rows = m.burst_rows as u64;

@@ -292,6 +292,14 @@ struct Tr<'a, 'b> {
     consts: Vec<Option<u64>>,
     /// A constant slot was written (never expected): the kernel is not compiled.
     const_written: bool,
+    /// Per slot: some op writes it (`Tr::d`). The others hold their initial value (an
+    /// argument, a constant or zero, as in the register template) for the whole run: a
+    /// barrier does not store them and a resume does not reload them.
+    written: Vec<bool>,
+    /// Kernels with barriers: the resume dispatch (filled in once every op is translated)
+    /// and the common barrier exit that every barrier jumps to.
+    dispatch: Option<Block>,
+    barrier_exit: Option<Block>,
     /// The counting specialisation, the sites counted inline so far (site, tracker, accesses
     /// per wide access) and the run-constant pointers of `Frame::cnt`, loaded once at entry.
     spec: &'a Spec,
@@ -510,6 +518,9 @@ impl<'a, 'b> Tr<'a, 'b> {
             sealed: vec![false; n],
             consts,
             const_written: false,
+            written: vec![false; ns],
+            dispatch: None,
+            barrier_exit: None,
             spec,
             inline_sites: Vec::new(),
             crows,
@@ -523,7 +534,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         if resumes.is_empty() {
             t.jump_op(0);
         } else {
-            t.resume_dispatch(&resumes);
+            t.resume_start();
         }
         for (i, op) in ops.iter().enumerate() {
             if let Some(blk) = t.blocks[i] {
@@ -538,6 +549,9 @@ impl<'a, 'b> Tr<'a, 'b> {
             if !ends_block(op) && i + 1 < n && t.blocks[i + 1].is_some() {
                 t.jump_op(i + 1);
             }
+        }
+        if !resumes.is_empty() {
+            t.resume_dispatch(&resumes);
         }
         // A work-item returned: the next one (local ids in the worker's order), or the exit.
         t.b.switch_to_block(item_end);
@@ -593,10 +607,9 @@ impl<'a, 'b> Tr<'a, 'b> {
     }
 
     /// The start of a work-item with barriers: `Frame::resume` 0 starts at op 0; else the
-    /// work-item stopped at a barrier (`Exit::Barrier`) and resumes at op `resume` (one of
-    /// `resumes`, checked by `jit::run`), every slot reloaded from the register file (where
-    /// the barrier stored them, or where the interpreter left them).
-    fn resume_dispatch(&mut self, resumes: &[u32]) {
+    /// work-item stopped at a barrier (`Exit::Barrier`) and resumes at op `resume` through the
+    /// dispatch ([`Tr::resume_dispatch`]).
+    fn resume_start(&mut self) {
         let rp = self.b.ins().load(
             I64,
             MemFlagsData::trusted(),
@@ -607,10 +620,28 @@ impl<'a, 'b> Tr<'a, 'b> {
         let b0 = self.blocks[0].expect("op 0 starts a block");
         self.b.ins().brif(rp, dispatch, &[], b0, &[]);
         self.pred_done(0);
+        self.dispatch = Some(dispatch);
+        self.barrier_exit = Some(self.b.create_block());
+    }
+
+    /// Once every op is translated (the slots some op writes are known): the resume dispatch
+    /// (those slots reloaded from the register file, then a jump to the op after the barrier,
+    /// one of `resumes`, checked by `jit::run`) and the barrier exit (those slots stored to the
+    /// register file, where the dispatch or the interpreter finds them; status [`BARRIER`]).
+    fn resume_dispatch(&mut self, resumes: &[u32]) {
+        let moved: Vec<u32> = (0..self.code.num_slots)
+            .filter(|&s| self.written[s as usize] && self.consts[s as usize].is_none())
+            .collect();
+        let dispatch = self.dispatch.expect("resume_start ran");
         self.b.switch_to_block(dispatch);
         self.b.seal_block(dispatch);
-        let all: Vec<u32> = (0..self.code.num_slots).collect();
-        self.reload(&all);
+        let rp = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted(),
+            self.frame,
+            fo(offset_of!(Frame, resume)),
+        );
+        self.reload(&moved);
         for &r in resumes {
             let c = self.b.ins().icmp_imm_s(IntCC::Equal, rp, r as i64);
             let next = self.b.create_block();
@@ -630,6 +661,12 @@ impl<'a, 'b> Tr<'a, 'b> {
             )
             .expect("status");
         self.exit_with(st);
+        let bx = self.barrier_exit.expect("resume_start ran");
+        self.b.switch_to_block(bx);
+        self.b.seal_block(bx);
+        self.spill(&moved);
+        let st = self.c32(BARRIER);
+        self.exit_with(st);
     }
 
     // ---- small builders -------------------------------------------------------------------
@@ -644,6 +681,7 @@ impl<'a, 'b> Tr<'a, 'b> {
 
     fn d(&mut self, s: u32, x: Value) {
         self.const_written |= self.consts[s as usize].is_some();
+        self.written[s as usize] = true;
         let var = self.vars[s as usize];
         self.b.def_var(var, x);
     }
@@ -2048,13 +2086,9 @@ impl<'a, 'b> Tr<'a, 'b> {
                 self.reload(&writes);
             }
             Op::Barrier(_) | Op::WaitEvents => {
-                // The work-item stops here (`Exit::Barrier`): every slot to the register file
-                // (the resume dispatch, or the interpreter, reloads them), the op to resume
-                // at to `Frame::resume`.
-                let all: Vec<u32> = (0..code.num_slots)
-                    .filter(|&s| self.consts[s as usize].is_none())
-                    .collect();
-                self.spill(&all);
+                // The work-item stops here (`Exit::Barrier`): the op to resume at to
+                // `Frame::resume`, then the barrier exit stores the written slots to the
+                // register file (the resume dispatch, or the interpreter, reloads them).
                 let next = self.c64(pc as u64 + 1);
                 self.b.ins().store(
                     MemFlagsData::trusted(),
@@ -2062,8 +2096,10 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.frame,
                     fo(offset_of!(Frame, resume)),
                 );
-                let st = self.c32(BARRIER);
-                self.exit_with(st);
+                let bx = self
+                    .barrier_exit
+                    .expect("a kernel with barriers has a barrier exit");
+                self.b.ins().jump(bx, &[]);
             }
             Op::Image(_) => return Err(format!("op {op:?} is not compiled")),
         }
