@@ -27,17 +27,19 @@
 //!   spilled and reloaded around the call; channel and pipe operations run `Machine::fifo_op`
 //!   (`h_fifo`); lane builtins (but `sqrt`/`rsqrt`, inline), conversions, integer division and
 //!   the remaining float operations call the interpreter's lane functions;
-//! - barriers (`barrier`, `wait_group_events`) with a continuation scheme: the work-item stores
-//!   every slot to the register file, sets `Frame::resume` to the op after the barrier and
-//!   leaves (status [`translate::BARRIER`], `Exit::Barrier` with that `pc`, as the
-//!   interpreter); the group scheduler (`group::Worker::run_sync`) switches items as for the
-//!   interpreter and calls [`run`] again with that `pc`, where the compiled code reloads every
-//!   slot and jumps to the op after the barrier. Kernels with barriers run one call per item
-//!   and barrier phase ([`run`]), never through [`run_items`].
+//! - barriers (`barrier`, `wait_group_events`) with a continuation scheme: the work-item sets
+//!   `Frame::resume` to the op after the barrier, stores every slot some op writes to the
+//!   register file (the others hold their template value there already: arguments,
+//!   constants, zeros) and leaves (status `translate::BARRIER`, `Exit::Barrier` with that
+//!   `pc`, as the interpreter); the group scheduler (`group::Worker::run_sync`) switches items
+//!   as for the interpreter and calls [`run_in`] (one [`GroupFrame`] per group; or [`run`],
+//!   through `Machine::run`) again with that `pc`, where the compiled code reloads those slots
+//!   and jumps to the op after the barrier. Kernels with barriers run one call per item and
+//!   barrier phase, never through [`run_items`].
 //!
 //! Exits of the compiled code: one exit block, which stores the clock and the poll countdown
 //! to the frame; it is reached by a returning work-item (`Ret`, status 0; with
-//! [`run_items`], after the group's last item), by a barrier (status [`translate::BARRIER`])
+//! [`run_items`], after the group's last item), by a barrier (status `translate::BARRIER`)
 //! and by every trap (status 1: a refused access in `OobMode::Fault`, a stop poll, integer
 //! division, `Unreachable`, a cold op or a channel operation). [`run`] and [`run_items`] take
 //! the clock and poll back from the frame after the call in every case.
@@ -339,14 +341,14 @@ pub fn has_barriers(j: &JitKernel) -> bool {
 
 /// Runs the current work-item of `m` through the compiled kernel from op `*pc` (0: its start;
 /// else the op after a barrier where it stopped, [`resumes_at`]) until it returns, reaches a
-/// barrier (`Exit::Barrier`, `*pc` after it, every register slot stored in `regs`, exactly as
-/// the interpreter leaves them) or traps; `None` when this run cannot use the compiled code
+/// barrier (`Exit::Barrier`, `*pc` after it, the register file `regs` holding every slot's
+/// value, as the interpreter leaves it) or traps; `None` when this run cannot use the compiled code
 /// (then the interpreter runs the item: the register file holds its whole state at a
 /// barrier, so the two may take turns). Inlined into `Machine::run`, so that the large
 /// result is not returned through a call once per work-item.
 ///
 /// The compiled code leaves through one exit block (it stores the clock and the poll
-/// countdown to the frame) with status 0 (returned: `Ret`), [`translate::BARRIER`] (at a
+/// countdown to the frame) with status 0 (returned: `Ret`), `translate::BARRIER` (at a
 /// barrier or `wait_group_events`) or 1 (a trap in `Frame::trap`: a refused access in
 /// `OobMode::Fault`, a stop poll, integer division, `Unreachable`, a cold op or a channel
 /// operation); the machine's clock and poll are taken back here for all three.
