@@ -10,7 +10,8 @@
 #   vector_add  NDRange vector addition of VECTOR_N floats (default 2^20 work-items)
 #   task_loop   a single work-item loop of LOOP_N iterations (default 2^20), clEnqueueTask
 #   compute_bench (bench_compute): naive matmul MATMUL_N^2 (default 128), mandelbrot
-#               MANDEL_N^2 pixels (default 256), n-body NBODY_N bodies (default 512)
+#               MANDEL_N^2 pixels (default 256), n-body NBODY_N bodies (default 512),
+#               tiled matmul (16 x 16 local tiles, barriers) MATMUL_N^2
 #   enqueue_scaling (bench_enqueue): ENQ_SIZES (default "2000 20000 100000") tiny kernels
 #               enqueued before one clFinish, profiling off and on; fpgacl and PoCL only
 #               (Oclgrind is not a target for launch rates); fpgacl also under a profiling
@@ -194,13 +195,14 @@ measure() {
     done
 }
 
-# bench_compute: matmul, mandelbrot and n-body (compute_bench.c) on every implementation.
+# bench_compute: matmul, mandelbrot, n-body and the tiled matmul (local memory and barriers;
+# compute_bench.c) on every implementation.
 COMPUTE=()
 bench_compute() {
     wants compute || return 0
     local k n
-    for k in matmul mandelbrot nbody; do
-        case $k in matmul) n=$MATMUL_N ;; mandelbrot) n=$MANDEL_N ;; nbody) n=$NBODY_N ;; esac
+    for k in matmul mandelbrot nbody tiled_matmul; do
+        case $k in matmul | tiled_matmul) n=$MATMUL_N ;; mandelbrot) n=$MANDEL_N ;; nbody) n=$NBODY_N ;; esac
         RUN_ENV=("BENCH_KERNEL=$k" "BENCH_N=$n")
         measure "$k" compute_bench
         COMPUTE+=("$k")

@@ -1,6 +1,7 @@
-//! Interpreter workloads for performance work: vector add, naive matmul, mandelbrot, n-body
-//! and a single work-item loop, compiled from OpenCL C and run as the runtime runs them (timed,
-//! with the kernel's clock plan, then evaluated by the timing model).
+//! Interpreter workloads for performance work: vector add, naive matmul, mandelbrot, n-body,
+//! a single work-item loop, a tiled matmul (16 x 16 tiles in local memory, barriers) and a
+//! local-memory tree reduction (barriers), compiled from OpenCL C and run as the runtime runs
+//! them (timed, with the kernel's clock plan, then evaluated by the timing model).
 //!
 //! For each workload it prints the CPU time of the run and a fingerprint (FNV-1a) of the
 //! output bytes, the counters, the end tick and the evaluated cycles: a change to the executor
@@ -71,6 +72,35 @@ __kernel void task_loop(__global const int *restrict a, __global int *restrict o
     out[0] = sum;
     out[1] = (int)squares;
     out[2] = (int)hash;
+}
+__kernel void tiled_matmul(__global const float *a, __global const float *b, __global float *restrict c, int n) {
+    __local float ta[16][16];
+    __local float tb[16][16];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int col = get_global_id(0), row = get_global_id(1);
+    float s = 0.0f;
+    for (int t = 0; t < n; t += 16) {
+        ta[ly][lx] = a[row * n + t + lx];
+        tb[ly][lx] = b[(t + ly) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 16; k++)
+            s += ta[ly][k] * tb[k][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    c[row * n + col] = s;
+}
+__kernel void local_reduce(__global const int *in, __global int *restrict out) {
+    __local int scratch[256];
+    int l = get_local_id(0);
+    scratch[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = 128; s > 0; s >>= 1) {
+        if (l < s)
+            scratch[l] += scratch[l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0)
+        out[get_group_id(0)] = scratch[0];
 }
 "#;
 
@@ -227,6 +257,48 @@ fn workloads(small: bool, m: &fpgacl_kernel_compiler::ir::Module) -> Vec<Work> {
                 ArgBinding::buffer(&out),
                 val(n as i32),
             ],
+        ),
+        outputs: vec![out],
+        items: n as u64,
+    });
+    // tiled matmul: 16 x 16 tiles in local memory, two barriers per tile
+    let n: usize = if small { 32 } else { 256 };
+    let a: Vec<f32> = (0..n * n).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+    let b: Vec<f32> = (0..n * n).map(|i| ((i * 5) % 11) as f32 * 0.25).collect();
+    let c = buf(&vec![0f32; n * n]);
+    let mut spec = LaunchSpec::ndrange_1d(
+        k("tiled_matmul"),
+        0,
+        None,
+        vec![
+            ArgBinding::buffer(&buf(&a)),
+            ArgBinding::buffer(&buf(&b)),
+            ArgBinding::buffer(&c),
+            val(n as i32),
+        ],
+    );
+    spec.work_dim = 2;
+    spec.global_size = [n as u64, n as u64, 1];
+    spec.local_size = Some([16, 16, 1]);
+    w.push(Work {
+        name: "tiled_mm",
+        spec,
+        outputs: vec![c],
+        items: (n * n * n) as u64,
+    });
+    // local reduction: a tree of 8 barriers per group of 256
+    let n: usize = if small { 1 << 14 } else { 1 << 22 };
+    let a: Vec<i32> = (0..n)
+        .map(|i| ((i as u64 * 2654435761) % 20001) as i32 - 10000)
+        .collect();
+    let out = buf(&vec![0i32; n / 256]);
+    w.push(Work {
+        name: "reduce",
+        spec: LaunchSpec::ndrange_1d(
+            k("local_reduce"),
+            n as u64,
+            Some(256),
+            vec![ArgBinding::buffer(&buf(&a)), ArgBinding::buffer(&out)],
         ),
         outputs: vec![out],
         items: n as u64,

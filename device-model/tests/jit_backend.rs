@@ -3,8 +3,9 @@
 //! out-of-line paths (division, switch, vectors, atomics, printf, out-of-bounds accesses) and
 //! the differential corpus (`diff/corpus.cl`) run on both backends, untimed and timed; outputs,
 //! per-site and per-loop counters, emulated end times and out-of-bounds reports must be equal
-//! bit for bit. Kernels the JIT does not compile (barriers) must fall back and still run;
-//! kernels with channels compile (their channel operations call the interpreter's).
+//! bit for bit. Kernels with barriers, local memory and async copies compile (work-items leave
+//! the compiled code at a barrier and resume after it); kernels with channels compile (their
+//! channel operations call the interpreter's).
 
 use fpgacl_device_model::timing::ComputeModel;
 use fpgacl_device_model::*;
@@ -417,31 +418,304 @@ fn printf_output_is_the_interpreters() {
     assert!(outs[1].contains("item 2 sees"), "{}", outs[1]);
 }
 
+/// A kernel with one barrier and a local pointer argument compiles (work-items leave the
+/// compiled code at the barrier and resume after it) and gives the interpreter's results,
+/// counters and emulated end times.
 #[test]
-fn kernels_the_jit_cannot_compile_fall_back_and_run() {
+fn a_kernel_with_one_barrier_compiles_and_agrees() {
     let m = compile("kernels.cl", KERNELS);
-    let jit = instance(&m, Backend::Jit, OobMode::Report);
     let k = m
         .kernels
         .iter()
         .position(|f| f.name == "with_barrier")
         .unwrap() as u32;
-    assert!(!jit.compiled(k), "a kernel with barriers falls back");
-    let x = words(&(0..16).collect::<Vec<u32>>());
-    jit.run(&LaunchSpec::ndrange_1d(
-        k,
-        16,
-        Some(8),
-        vec![ArgBinding::buffer(&x), ArgBinding::Local(32)],
-    ))
-    .expect("runs on the interpreter");
-    let got: Vec<u32> = read(&x)
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    assert_eq!(got[0], 1);
-    assert_eq!(got[7], 0);
-    assert_eq!(got[15], 8);
+    let f = &m.kernels[k as usize];
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let mut outs = Vec::new();
+    for backend in [Backend::Interp, Backend::Jit] {
+        let inst = instance(&m, backend, OobMode::Report);
+        assert_eq!(inst.compiled(k), backend == Backend::Jit, "{backend:?}");
+        for timed in [false, true] {
+            let x = words(&(0..16).collect::<Vec<u32>>());
+            let spec = LaunchSpec::ndrange_1d(
+                k,
+                16,
+                Some(8),
+                vec![ArgBinding::buffer(&x), ArgBinding::Local(32)],
+            );
+            let r = if timed {
+                let plan = ComputeModel::new(f, report.kernel(&f.name).unwrap()).clock_plan(5);
+                inst.run_timed(&spec, &plan)
+            } else {
+                inst.run(&spec)
+            }
+            .map(|mut r| {
+                r.host_time = Default::default();
+                r.workers.clear();
+                r
+            })
+            .expect("runs");
+            let got: Vec<u32> = read(&x)
+                .chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            assert_eq!(got[0], 1);
+            assert_eq!(got[7], 0);
+            assert_eq!(got[15], 8);
+            outs.push((timed, got, format!("{r:?}")));
+        }
+    }
+    assert_eq!(outs[0], outs[2]);
+    assert_eq!(outs[1], outs[3]);
+}
+
+/// Kernels with barriers, local memory, `async_work_group_copy` and `wait_group_events`.
+const BARRIERS: &str = r#"
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void tiled_matmul(__global const float *A, __global const float *B, __global float *C, int n) {
+    __local float As[16][16];
+    __local float Bs[16][16];
+    int tx = get_local_id(0), ty = get_local_id(1);
+    int row = get_global_id(1), col = get_global_id(0);
+    float acc = 0.0f;
+    for (int t = 0; t < n / 16; t++) {
+        As[ty][tx] = A[row * n + t * 16 + tx];
+        Bs[ty][tx] = B[(t * 16 + ty) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 16; k++)
+            acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    C[row * n + col] = acc;
+}
+
+__kernel void local_sum(__global const int *in, __global int *out) {
+    __local int scratch[32];
+    int l = get_local_id(0);
+    scratch[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (l < s)
+            scratch[l] += scratch[l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0)
+        out[get_group_id(0)] = scratch[0];
+}
+
+__kernel void late_fault(__global int *x, int bad) {
+    __local int tmp[16];
+    int l = get_local_id(0);
+    tmp[l] = x[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = tmp[(l + 1) % get_local_size(0)];
+    if (get_global_id(0) == bad)
+        v += x[v + 100000];
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    x[get_global_id(0)] = v + l;
+}
+
+__kernel void async_tiles(__global const float *in, __global float *out) {
+    __local float tile[16];
+    __local float col[8];
+    int g = get_group_id(0);
+    int l = get_local_id(0);
+    event_t e = async_work_group_copy(tile, in + g * 16, 16, 0);
+    event_t e2 = async_work_group_strided_copy(col, in + g * 16 + 1, 8, 2, 0);
+    wait_group_events(1, &e);
+    wait_group_events(1, &e2);
+    float v = tile[l] * 2.0f + col[l & 7];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile[15 - l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    event_t e3 = async_work_group_copy(out + g * 16, tile, 16, 0);
+    wait_group_events(1, &e3);
+}
+
+__kernel void diverge(__global int *x, int n) {
+    if (get_local_id(0) < n)
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    x[get_global_id(0)] = 1;
+}
+"#;
+
+fn barrier_cases() -> Vec<Case> {
+    let n = 48usize;
+    vec![
+        Case {
+            kernel: "tiled_matmul",
+            dims: 2,
+            global: [n as u64, n as u64, 1],
+            local: Some([16, 16, 1]),
+            bufs: vec![floats(n * n, 31), floats(n * n, 32), vec![0; n * n]],
+            args: vec![Ok(0), Ok(1), Ok(2), Err(n as i32)],
+        },
+        Case {
+            kernel: "local_sum",
+            dims: 1,
+            global: [128, 1, 1],
+            local: Some([32, 1, 1]),
+            bufs: vec![pseudo(128, 33), vec![0; 4]],
+            args: vec![Ok(0), Ok(1)],
+        },
+        Case {
+            kernel: "late_fault",
+            dims: 1,
+            global: [64, 1, 1],
+            local: Some([16, 1, 1]),
+            bufs: vec![pseudo(64, 34).into_iter().map(|x| x % 50).collect()],
+            args: vec![Ok(0), Err(2 * 16 + 9)],
+        },
+        Case {
+            kernel: "async_tiles",
+            dims: 1,
+            global: [64, 1, 1],
+            local: Some([16, 1, 1]),
+            bufs: vec![floats(64, 35), vec![0; 64]],
+            args: vec![Ok(0), Ok(1)],
+        },
+    ]
+}
+
+/// Kernels with barriers (one, in a loop, a local reduction, a tiled matmul with 16 x 16
+/// local tiles) and with `async_work_group_copy`/`wait_group_events` compile, not a silent
+/// fallback, and agree with the interpreter bit for bit: outputs, per-site and per-loop
+/// counters, emulated end times and out-of-bounds reports, untimed and timed, on one worker
+/// and on two.
+#[test]
+fn barrier_kernels_compile_and_agree_with_the_interpreter_bit_for_bit() {
+    let m = compile("barriers.cl", BARRIERS);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    for threads in [1, 2] {
+        let inst = |backend| {
+            ProgramInstance::new(
+                m.clone(),
+                &Board::default_board(),
+                ExecConfig {
+                    threads,
+                    backend: Some(backend),
+                    oob: Some(OobMode::Report),
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+        };
+        let (interp, jit) = (inst(Backend::Interp), inst(Backend::Jit));
+        for c in barrier_cases() {
+            let k = m.kernels.iter().position(|f| f.name == c.kernel).unwrap() as u32;
+            assert!(jit.compiled(k), "{} was not compiled", c.kernel);
+            assert!(!interp.compiled(k));
+            for timed in [false, true] {
+                let a = run_case(&interp, &m, &report, &c, timed);
+                let b = run_case(&jit, &m, &report, &c, timed);
+                let what = format!("{} (timed {timed}, {threads} threads)", c.kernel);
+                assert_eq!(a.0, b.0, "{what}: outputs differ");
+                let (ra, rb) = (a.1.as_ref().unwrap(), b.1.as_ref().unwrap());
+                assert_eq!(ra.counters, rb.counters, "{what}: counters differ");
+                assert_eq!(ra.end_tick, rb.end_tick, "{what}: end differs");
+                assert_eq!(format!("{ra:?}"), format!("{rb:?}"), "{what}");
+                assert!(ra.counters.sites.iter().any(|s| s.fires > 0), "{what}");
+                if timed {
+                    assert!(ra.end_tick.is_some_and(|t| t > 5 * 65536), "{what}");
+                }
+            }
+        }
+    }
+    // The results are right, not only equal: the tiled product against a plain one, the
+    // group sums, the async copies.
+    let jit = instance(&m, Backend::Jit, OobMode::Report);
+    let cs = barrier_cases();
+    let f32s = |b: &[u8]| -> Vec<f32> {
+        b.chunks(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let u32s = |b: &[u8]| -> Vec<u32> {
+        b.chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let mm = run_case(&jit, &m, &report, &cs[0], false).0;
+    let (a, b, cm) = (f32s(&mm[0]), f32s(&mm[1]), f32s(&mm[2]));
+    let n = 48;
+    for (r, c) in [(0, 0), (5, 17), (47, 47), (31, 2)] {
+        let mut acc = 0.0f32;
+        for k in 0..n {
+            acc += a[r * n + k] * b[k * n + c];
+        }
+        assert_eq!(cm[r * n + c].to_bits(), acc.to_bits(), "C[{r}][{c}]");
+    }
+    let sums = u32s(&run_case(&jit, &m, &report, &cs[1], false).0[1]);
+    let input = pseudo(128, 33);
+    for g in 0..4 {
+        let want = input[g * 32..(g + 1) * 32]
+            .iter()
+            .fold(0u32, |s, &x| s.wrapping_add(x));
+        assert_eq!(sums[g], want, "group {g}");
+    }
+    let at = run_case(&jit, &m, &report, &cs[3], false).0;
+    let (inp, out) = (f32s(&at[0]), f32s(&at[1]));
+    for g in 0..4 {
+        for l in 0..16 {
+            let want = inp[g * 16 + l] * 2.0 + inp[g * 16 + 1 + 2 * (l & 7)];
+            assert_eq!(out[g * 16 + 15 - l].to_bits(), want.to_bits(), "{g}/{l}");
+        }
+    }
+}
+
+/// A fault in a later work-item of a group with barriers (work-item 9 of group 2, after the
+/// first barrier, when the earlier items already wait at the second) gives the interpreter's
+/// fault report and leaves the same memory; in `OobMode::Report` the logged access is the
+/// same; a barrier reached by only some items of a group is reported alike.
+#[test]
+fn a_fault_after_a_compiled_barrier_is_the_interpreters() {
+    let m = compile("barriers.cl", BARRIERS);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let c = barrier_cases().remove(2);
+    assert_eq!(c.kernel, "late_fault");
+    let k = m
+        .kernels
+        .iter()
+        .position(|f| f.name == "late_fault")
+        .unwrap() as u32;
+    for timed in [false, true] {
+        let interp = instance(&m, Backend::Interp, OobMode::Fault);
+        let jit = instance(&m, Backend::Jit, OobMode::Fault);
+        assert!(jit.compiled(k));
+        let a = run_case(&interp, &m, &report, &c, timed);
+        let b = run_case(&jit, &m, &report, &c, timed);
+        let (ea, eb) = (a.1.unwrap_err(), b.1.unwrap_err());
+        assert_eq!(ea, eb);
+        assert!(eb.contains("work-item 41,0,0"), "{eb}");
+        assert!(eb.contains("barriers.cl"), "{eb}");
+        assert_eq!(a.0, b.0, "timed {timed}");
+        let interp = instance(&m, Backend::Interp, OobMode::Report);
+        let jit = instance(&m, Backend::Jit, OobMode::Report);
+        let a = run_case(&interp, &m, &report, &c, timed);
+        let b = run_case(&jit, &m, &report, &c, timed);
+        let (ra, rb) = (a.1.unwrap(), b.1.unwrap());
+        assert_eq!(ra.oob.len(), 1);
+        assert_eq!(format!("{ra:?}"), format!("{rb:?}"));
+        assert_eq!(a.0, b.0);
+    }
+    let k = m.kernels.iter().position(|f| f.name == "diverge").unwrap() as u32;
+    let c = Case {
+        kernel: "diverge",
+        dims: 1,
+        global: [32, 1, 1],
+        local: Some([8, 1, 1]),
+        bufs: vec![vec![0; 32]],
+        args: vec![Ok(0), Err(3)],
+    };
+    let interp = instance(&m, Backend::Interp, OobMode::Fault);
+    let jit = instance(&m, Backend::Jit, OobMode::Fault);
+    assert!(jit.compiled(k));
+    let a = run_case(&interp, &m, &report, &c, false);
+    let b = run_case(&jit, &m, &report, &c, false);
+    let (ea, eb) = (a.1.unwrap_err(), b.1.unwrap_err());
+    assert_eq!(ea, eb);
+    assert!(eb.contains("barrier"), "{eb}");
+    assert_eq!(a.0, b.0);
 }
 
 /// Kernels with channels compile: their channel operations call the interpreter's own

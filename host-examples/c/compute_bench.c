@@ -8,6 +8,8 @@
  *                            by rounding near the set's boundary
  *   BENCH_KERNEL=nbody       accelerations of BENCH_N bodies (default 2048), all pairs;
  *                            relative error at most 1e-3 per component
+ *   BENCH_KERNEL=tiled_matmul  matmul's product with 16 x 16 tiles in local memory and two
+ *                            barriers per tile (same inputs and exact check as matmul)
  * Prints the kernel's host wall time ("host wall X ms", enqueue to blocking read).
  */
 #include "common.h"
@@ -24,9 +26,11 @@ int main(int argc, char **argv)
     const char *which = getenv("BENCH_KERNEL");
     if (!which || !*which)
         which = "matmul";
-    EXPECT(cmp_mode(which, "matmul") || cmp_mode(which, "mandelbrot") || cmp_mode(which, "nbody"),
-           "BENCH_KERNEL must be matmul, mandelbrot or nbody, not %s", which);
-    size_t dflt = cmp_mode(which, "matmul") ? 256 : cmp_mode(which, "mandelbrot") ? 512 : 2048;
+    int tiled = cmp_mode(which, "tiled_matmul");
+    EXPECT(cmp_mode(which, "matmul") || cmp_mode(which, "mandelbrot") || cmp_mode(which, "nbody") ||
+               tiled,
+           "BENCH_KERNEL must be matmul, mandelbrot, nbody or tiled_matmul, not %s", which);
+    size_t dflt = cmp_mode(which, "matmul") || tiled ? 256 : cmp_mode(which, "mandelbrot") ? 512 : 2048;
     size_t n = env_number("BENCH_N", dflt);
     EXPECT(n >= 16 && n % 16 == 0 && n <= 16384, "BENCH_N must be a multiple of 16 in 16..16384");
     cl_platform_id platform = select_platform();
@@ -38,7 +42,7 @@ int main(int argc, char **argv)
     cl_kernel k = create_kernel(prog, which);
     double wall = 0;
     STEP("run");
-    if (cmp_mode(which, "matmul")) {
+    if (cmp_mode(which, "matmul") || tiled) {
         size_t nn = n * n;
         float *a = malloc(nn * sizeof *a), *b = malloc(nn * sizeof *b), *c = malloc(nn * sizeof *c);
         EXPECT(a && b && c, "out of memory");

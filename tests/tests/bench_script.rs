@@ -49,7 +49,14 @@ fn bench_script_runs_every_program_on_every_implementation() {
         "{}",
         out.describe()
     );
-    for program in ["vector_add", "task_loop", "matmul", "mandelbrot", "nbody"] {
+    for program in [
+        "vector_add",
+        "task_loop",
+        "matmul",
+        "mandelbrot",
+        "nbody",
+        "tiled_matmul",
+    ] {
         for imp in &impls {
             let row = out
                 .stdout

@@ -80,6 +80,9 @@ pub struct Worker<'a> {
     pcs: Vec<u32>,
     state: Vec<u8>,
     frame_words: usize,
+    /// Groups with barriers: the local ids of each local linear id (the same in every group;
+    /// items switch at every barrier, so they are not derived by division each time).
+    lids: Vec<[u64; 3]>,
 }
 
 const READY: u8 = 0;
@@ -163,13 +166,26 @@ impl<'a> Worker<'a> {
             pcs: vec![0; items],
             state: vec![READY; items],
             frame_words: fw,
+            lids: if plan.code.needs_sync {
+                let ls = plan.lsize;
+                (0..l as u64)
+                    .map(|l| [l % ls[0], (l / ls[0]) % ls[1], l / (ls[0] * ls[1])])
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
     fn item_ids(&mut self, lin: usize) {
-        let ls = self.plan.lsize;
-        let l = lin as u64;
-        let lid = [l % ls[0], (l / ls[0]) % ls[1], l / (ls[0] * ls[1])];
+        let lid = match self.lids.get(lin) {
+            Some(&lid) => lid,
+            None => {
+                let ls = self.plan.lsize;
+                let l = lin as u64;
+                [l % ls[0], (l / ls[0]) % ls[1], l / (ls[0] * ls[1])]
+            }
+        };
         self.set_lid(lin, lid);
     }
 
@@ -400,6 +416,14 @@ impl<'a> Worker<'a> {
     fn run_sync(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), Box<KernelFault>> {
         self.m.issued.fill(0);
         let sites = self.plan.module.sites.len();
+        // A compiled kernel runs each item to its next barrier in native code, with one frame
+        // for the whole group (`jit::run_in`; `Machine::run` when it cannot).
+        let plan = self.plan;
+        let mut jit = plan
+            .code
+            .jit
+            .get()
+            .and_then(|j| Some((j, super::jit::group_frame(j, &mut self.m)?)));
         for i in 0..l {
             self.regs[i * ns..(i + 1) * ns].copy_from_slice(&self.plan.reg_template);
             if fw > 0 {
@@ -421,7 +445,14 @@ impl<'a> Worker<'a> {
                 // Groups of one work-item: `issued` is empty and `i` is 0.
                 self.m.issued_base = i * sites;
                 let mut pc = self.pcs[i];
-                let r = self.m.run(&mut self.regs[i * ns..(i + 1) * ns], &mut pc);
+                let regs = &mut self.regs[i * ns..(i + 1) * ns];
+                let r = match &mut jit {
+                    Some((j, g)) => match super::jit::run_in(j, g, &mut self.m, regs, &mut pc) {
+                        Some(r) => r,
+                        None => self.m.run(regs, &mut pc),
+                    },
+                    None => self.m.run(regs, &mut pc),
+                };
                 self.pcs[i] = pc;
                 match r {
                     Ok(Exit::Return) => self.state[i] = DONE,

@@ -712,9 +712,10 @@ impl Machine<'_> {
     /// Runs the current work-item from `*pc` until it returns or reaches a barrier.
     pub fn run(&mut self, regs: &mut [u64], pc: &mut u32) -> Result<Exit, Trap> {
         let code = self.code;
-        // The compiling backend (the default) runs the whole work-item when the kernel
-        // compiled (never for kernels with barriers, so `*pc` is 0 here).
-        if let (0, Some(j)) = (*pc, code.jit.get()) {
+        // The compiling backend (the default) runs the work-item when the kernel compiled:
+        // from its start or, for kernels with barriers, from the op after the barrier where it
+        // stopped (`jit::run` returns `None` when it cannot: the interpreter goes on).
+        if let Some(j) = code.jit.get() {
             if let Some(r) = super::jit::run(j, self, regs, pc) {
                 return r;
             }

@@ -1,5 +1,6 @@
 // Compute-bound kernels of the benchmark (scripts/bench.sh, compute_bench.c):
-// a naive matrix multiply, the Mandelbrot set and an all-pairs n-body step.
+// a naive matrix multiply, the Mandelbrot set, an all-pairs n-body step and a tiled matrix
+// multiply (16 x 16 tiles in local memory, two barriers per tile).
 
 __kernel void matmul(__global const float *restrict a, __global const float *restrict b,
                      __global float *restrict c, int n)
@@ -44,4 +45,23 @@ __kernel void nbody(__global const float4 *restrict pos, __global float4 *restri
         a = mad((float3)(s, s, s), d, a);
     }
     acc[i] = (float4)(a, 0.0f);
+}
+
+__kernel void tiled_matmul(__global const float *restrict a, __global const float *restrict b,
+                           __global float *restrict c, int n)
+{
+    __local float ta[16][16];
+    __local float tb[16][16];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int col = get_global_id(0), row = get_global_id(1);
+    float s = 0.0f;
+    for (int t = 0; t < n; t += 16) {
+        ta[ly][lx] = a[row * n + t + lx];
+        tb[ly][lx] = b[(t + ly) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 16; k++)
+            s += ta[ly][k] * tb[k][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    c[row * n + col] = s;
 }

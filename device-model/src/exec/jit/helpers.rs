@@ -53,6 +53,10 @@ pub struct Frame {
     /// With `items`, kernels with private memory or cold ops: what `h_reset` restores per
     /// item.
     pub reset: ItemReset,
+    /// In: the op a work-item stopped at a barrier resumes at (0: it starts); out, after a
+    /// barrier (status `translate::BARRIER`): the op after the barrier (`Exit::Barrier`'s
+    /// `pc`).
+    pub resume: u64,
 }
 
 /// What `h_reset` restores at the start of each work-item of a compiled work-item loop: the
@@ -154,7 +158,7 @@ impl CountEnv {
     }
 
     /// Re-reads the burst table of `m` after the interpreter's code may have added rows.
-    fn refresh(&mut self, m: &mut Machine<'_>) {
+    pub(super) fn refresh(&mut self, m: &mut Machine<'_>) {
         self.bursts = m.bursts.as_mut_ptr();
         self.nbursts = m.bursts.len() as u64;
         self.burst_rows = m.burst_rows as u64;
@@ -383,6 +387,11 @@ pub unsafe extern "C" fn h_unreachable(f: *mut Frame, pc: u32) -> u32 {
 pub unsafe extern "C" fn h_cold(f: *mut Frame, pc: u32) -> u32 {
     let m = mach(f);
     let op = m.code.ops[pc as usize];
+    if (*f).items > 0 {
+        // In a compiled work-item loop the running item is the frame's (`async_work_group_copy`
+        // runs for item 0 only).
+        m.item = (*f).item as usize;
+    }
     let regs = std::slice::from_raw_parts_mut((*f).regs, (*f).nregs);
     // Runs are counted first: the interpreter's code may count accesses too.
     m.flush_batches();

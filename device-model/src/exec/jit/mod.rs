@@ -24,16 +24,34 @@
 //!   loop header visits and entries bump the same counters in place and add
 //!   the same clock ticks (`ClockPlan::head`/`enter`, through a call when rule C2's floor
 //!   makes them stateful); the stop/timeout poll runs every `POLL_INTERVAL` header visits;
-//! - rare ops (`Builtin`, `BuiltinPtr`, `Bitcast`, `Copy`, `Atomic`, `Printf`) run the
-//!   interpreter's own code (`Machine::cold`) on the register file, with the slots they read
-//!   and write spilled and reloaded around the call; lane builtins (but `sqrt`, `rsqrt`,
-//!   `mad`, `rotate` and integer `min`/`max`, inline), conversions, integer
-//!   division and the remaining float operations call the interpreter's lane functions.
+//! - rare ops (`Builtin`, `BuiltinPtr`, `Bitcast`, `Copy`, `Atomic`, `Printf`,
+//!   `AsyncCopy`: `async_work_group_copy`, run by the group's item 0) run the interpreter's
+//!   own code (`Machine::cold`) on the register file, with the slots they read and write
+//!   spilled and reloaded around the call; channel and pipe operations run `Machine::fifo_op`
+//!   (`h_fifo`); lane builtins (but `sqrt`, `rsqrt`, `mad`, `rotate` and integer `min`/`max`,
+//!   inline), conversions, integer division and the remaining float operations call the
+//!   interpreter's lane functions;
+//! - barriers (`barrier`, `wait_group_events`) with a continuation scheme: the work-item sets
+//!   `Frame::resume` to the op after the barrier, stores every slot some op writes to the
+//!   register file (the others hold their template value there already: arguments,
+//!   constants, zeros) and leaves (status `translate::BARRIER`, `Exit::Barrier` with that
+//!   `pc`, as the interpreter); the group scheduler (`group::Worker::run_sync`) switches items
+//!   as for the interpreter and calls [`run_in`] (one [`GroupFrame`] per group; or [`run`],
+//!   through `Machine::run`) again with that `pc`, where the compiled code reloads those slots
+//!   and jumps to the op after the barrier. Kernels with barriers run one call per item and
+//!   barrier phase, never through [`run_items`].
+//!
+//! Exits of the compiled code: one exit block, which stores the clock and the poll countdown
+//! to the frame; it is reached by a returning work-item (`Ret`, status 0; with
+//! [`run_items`], after the group's last item), by a barrier (status `translate::BARRIER`)
+//! and by every trap (status 1: a refused access in `OobMode::Fault`, a stop poll, integer
+//! division, `Unreachable`, a cold op or a channel operation). [`run`], [`run_in`] and
+//! [`run_items`] take the clock and poll back from the frame after the call in every case,
+//! and count the pending runs of accesses (`exec::batch`).
 //!
 //! Not compiled (the whole kernel runs on the interpreter, one `info` log line; likewise when
-//! code generation fails or panics, never a crash): kernels with
-//! barriers or `wait_group_events` (work-items switch at barriers), channels and pipes,
-//! `async_work_group_copy`. See [`translate::unsupported`].
+//! code generation fails or panics, never a crash): kernels with image reads or writes. See
+//! [`translate::unsupported`].
 
 mod helpers;
 mod translate;
@@ -144,6 +162,8 @@ pub struct JitKernel {
     /// `cold_counts`: cold ops that may count accesses (all issue counters are reset).
     resets: bool,
     cold_counts: bool,
+    /// The ops a work-item stopped at a barrier resumes at (`translate::resume_points`).
+    resumes: Vec<u32>,
 }
 
 // SAFETY: the finalized code and data of the JIT module are never written after compilation;
@@ -305,14 +325,38 @@ pub fn compile_for(code: &Code, m: &Module, f: &Function, spec: Spec) -> Result<
             .unwrap_or(0),
         resets: resets.0,
         cold_counts: resets.1,
+        resumes: translate::resume_points(code),
         spec,
         sites,
     })
 }
 
-/// Runs the current work-item of `m` through the compiled kernel; `None` when this run cannot
-/// use it (then the interpreter runs the item). Inlined into `Machine::run`, so that the large
+/// Whether the compiled code can run a work-item from op `pc`: its start (0) or the op after
+/// one of its barriers.
+#[inline]
+pub fn resumes_at(j: &JitKernel, pc: u32) -> bool {
+    pc == 0 || j.resumes.binary_search(&pc).is_ok()
+}
+
+/// Whether the kernel has barriers (`barrier`, `wait_group_events`): its work-items run one
+/// call per item and barrier phase ([`run`]), never through [`run_items`].
+pub fn has_barriers(j: &JitKernel) -> bool {
+    !j.resumes.is_empty()
+}
+
+/// Runs the current work-item of `m` through the compiled kernel from op `*pc` (0: its start;
+/// else the op after a barrier where it stopped, [`resumes_at`]) until it returns, reaches a
+/// barrier (`Exit::Barrier`, `*pc` after it, the register file `regs` holding every slot's
+/// value, as the interpreter leaves it) or traps; `None` when this run cannot use the compiled code
+/// (then the interpreter runs the item: the register file holds its whole state at a
+/// barrier, so the two may take turns). Inlined into `Machine::run`, so that the large
 /// result is not returned through a call once per work-item.
+///
+/// The compiled code leaves through one exit block (it stores the clock and the poll
+/// countdown to the frame) with status 0 (returned: `Ret`), `translate::BARRIER` (at a
+/// barrier or `wait_group_events`) or 1 (a trap in `Frame::trap`: a refused access in
+/// `OobMode::Fault`, a stop poll, integer division, `Unreachable`, a cold op or a channel
+/// operation); the machine's clock and poll are taken back here for all three.
 #[inline]
 pub fn run(
     j: &JitKernel,
@@ -320,7 +364,11 @@ pub fn run(
     regs: &mut [u64],
     pc: &mut u32,
 ) -> Option<Result<Exit, Trap>> {
+    if !resumes_at(j, *pc) {
+        return None;
+    }
     let mut f = frame(j, m, regs)?;
+    f.resume = *pc as u64;
     // SAFETY: the code was compiled from `m.code` (the `Code` holding `j`); the frame points
     // at live state of `m` and at `regs`, which nothing else touches during the call.
     let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
@@ -330,6 +378,10 @@ pub fn run(
     if st == 0 {
         *pc = m.code.ops.len() as u32;
         return Some(Ok(Exit::Return));
+    }
+    if st == translate::BARRIER {
+        *pc = f.resume as u32;
+        return Some(Ok(Exit::Barrier));
     }
     let t = trap_of(&mut f);
     *pc = t.pc;
@@ -352,7 +404,11 @@ pub fn run_items(
     frame_mem: &mut [u64],
     frame_template: &[u64],
 ) -> Option<Result<(), Trap>> {
-    if items == 0 || !m.code.printfs.is_empty() || frame_mem.len() < frame_template.len() {
+    if items == 0
+        || !m.code.printfs.is_empty()
+        || frame_mem.len() < frame_template.len()
+        || has_barriers(j)
+    {
         return None;
     }
     if !frame_template.is_empty() && !j.resets {
@@ -408,6 +464,68 @@ fn trap_of(f: &mut Frame) -> Trap {
     })
 }
 
+/// The frame of the compiled calls that run the work-items of one group of a kernel with
+/// barriers ([`run_in`]): built once per group by [`group_frame`], then only what differs
+/// between calls (the item's register file and issue counters, the burst table, the clock,
+/// the resume point) is set per call.
+pub struct GroupFrame(Frame);
+
+/// The frame for the work-items of the machine's current group ([`run_in`]); `None` when the
+/// machine does not fit the compiled code (the items run through `Machine::run`).
+pub fn group_frame(j: &JitKernel, m: &mut Machine<'_>) -> Option<GroupFrame> {
+    frame_of(j, m, std::ptr::null_mut(), 0).map(GroupFrame)
+}
+
+/// [`run`] with a group's frame: runs the machine's current work-item (ids, private memory
+/// and `issued_base` set by the caller) from op `*pc` until it returns, reaches a barrier or
+/// traps; `None` when the compiled code cannot run it (then `Machine::run` does).
+#[inline]
+pub fn run_in(
+    j: &JitKernel,
+    g: &mut GroupFrame,
+    m: &mut Machine<'_>,
+    regs: &mut [u64],
+    pc: &mut u32,
+) -> Option<Result<Exit, Trap>> {
+    if regs.len() < j.num_slots || !resumes_at(j, *pc) {
+        return None;
+    }
+    let f = &mut g.0;
+    f.cnt.issued = if m.issued.is_empty() {
+        std::ptr::null_mut()
+    } else {
+        match m.issued.get_mut(m.issued_base..) {
+            Some(s) if s.len() as u64 >= j.need_sites => s.as_mut_ptr(),
+            _ => return None,
+        }
+    };
+    f.cnt.refresh(m);
+    f.regions = m.regions.as_ptr();
+    f.nregions = m.regions.len() as u64;
+    f.clock = m.clock;
+    f.poll = m.poll as u64;
+    f.regs = regs.as_mut_ptr();
+    f.nregs = regs.len();
+    f.resume = *pc as u64;
+    // SAFETY: as in `run`; the frame was built for `m` (`group_frame`) and its per-call
+    // fields are `m`'s and `regs`' now.
+    let st = unsafe { (j.entry)(f, regs.as_mut_ptr()) };
+    m.clock = f.clock;
+    m.poll = f.poll as u32;
+    m.flush_batches();
+    if st == 0 {
+        *pc = m.code.ops.len() as u32;
+        return Some(Ok(Exit::Return));
+    }
+    if st == translate::BARRIER {
+        *pc = f.resume as u32;
+        return Some(Ok(Exit::Barrier));
+    }
+    let t = trap_of(f);
+    *pc = t.pc;
+    Some(Err(t))
+}
+
 /// The frame of a call of `j` on `m`'s current state (one work-item: `items` 0); `None` when
 /// the machine does not fit the compiled code.
 #[inline]
@@ -415,6 +533,11 @@ fn frame(j: &JitKernel, m: &mut Machine<'_>, regs: &mut [u64]) -> Option<Frame> 
     if regs.len() < j.num_slots {
         return None;
     }
+    frame_of(j, m, regs.as_mut_ptr(), regs.len())
+}
+
+#[inline]
+fn frame_of(j: &JitKernel, m: &mut Machine<'_>, regs: *mut u64, nregs: usize) -> Option<Frame> {
     let (loops, nloops) = m.counters.loop_slots();
     if nloops != j.num_loops || loops.len() < 2 * nloops {
         return None;
@@ -464,8 +587,8 @@ fn frame(j: &JitKernel, m: &mut Machine<'_>, regs: &mut [u64]) -> Option<Frame> 
         clock: m.clock,
         poll: m.poll as u64,
         m: (m as *mut Machine<'_>).cast(),
-        regs: regs.as_mut_ptr(),
-        nregs: regs.len(),
+        regs,
+        nregs,
         tmp: 0,
         trap: None,
         cnt,
@@ -475,6 +598,7 @@ fn frame(j: &JitKernel, m: &mut Machine<'_>, regs: &mut [u64]) -> Option<Frame> 
         item_cost: 0,
         item: 0,
         reset: helpers::ItemReset::none(),
+        resume: 0,
     })
 }
 

@@ -57,9 +57,10 @@ fn what_is_not_compiled_says_why() {
          t[get_local_id(0)] = x[0]; barrier(CLK_LOCAL_MEM_FENCE); x[1] = t[0]; }\n\
          __kernel void a(__global int *x) { x[get_global_id(0)] += 1; }\n",
     );
+    // Barriers compile (work-items leave at a barrier and resume after it).
     let b = decode(&m, &m.kernels[0]).unwrap();
-    let why = compile(&b, &m, &m.kernels[0]).unwrap_err();
-    assert!(why.contains("barrier"), "{why}");
+    let kb = compile(&b, &m, &m.kernels[0]).expect("a kernel with a barrier compiles");
+    assert!(has_barriers(&kb));
     let a = decode(&m, &m.kernels[1]).unwrap();
     assert!(compile(&a, &m, &m.kernels[1]).is_ok());
     // Compiled on demand, once.
@@ -71,8 +72,36 @@ fn what_is_not_compiled_says_why() {
         prepare(&a, &m, &m.kernels[1], || Spec::plain(&m)).unwrap(),
         k
     ));
-    assert!(prepare(&b, &m, &m.kernels[0], || Spec::plain(&m)).is_none());
-    assert!(b.jit.get().is_none());
+    assert!(!has_barriers(a.jit.get().unwrap()));
+    // Images are not compiled (`image_kernels_run_on_the_interpreter`).
+}
+
+/// The compiled code resumes a work-item only at its start and after its barriers.
+#[test]
+fn resume_points_are_the_ops_after_the_barriers() {
+    let m = module(
+        "__kernel void b(__global int *x) {\n\
+         __local int t[8];\n\
+         t[get_local_id(0)] = x[0]; barrier(CLK_LOCAL_MEM_FENCE);\n\
+         for (int i = 0; i < x[1]; i++) { t[i & 7] += i; barrier(CLK_LOCAL_MEM_FENCE); }\n\
+         x[1] = t[0]; }\n",
+    );
+    let code = decode(&m, &m.kernels[0]).unwrap();
+    let k = compile(&code, &m, &m.kernels[0]).expect("compiles");
+    let after: Vec<u32> = code
+        .ops
+        .iter()
+        .enumerate()
+        .filter(|(_, op)| matches!(op, crate::exec::code::Op::Barrier(_)))
+        .map(|(i, _)| i as u32 + 1)
+        .collect();
+    assert_eq!(after.len(), 2);
+    assert!(resumes_at(&k, 0));
+    for &p in &after {
+        assert!(resumes_at(&k, p), "{p}");
+        assert!(!resumes_at(&k, p - 1) && !resumes_at(&k, p + 1));
+    }
+    assert!(!resumes_at(&k, code.ops.len() as u32));
 }
 
 #[test]

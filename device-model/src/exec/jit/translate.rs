@@ -32,15 +32,9 @@ pub fn unsupported(code: &Code) -> Option<String> {
     if code.ops.is_empty() {
         return Some("no code".into());
     }
-    if code.needs_sync {
-        return Some("barriers or wait_group_events (work-items switch at barriers)".into());
-    }
     for op in &code.ops {
-        match op {
-            Op::Barrier(_) | Op::WaitEvents => return Some("barriers".into()),
-            Op::AsyncCopy(_) => return Some("async_work_group_copy".into()),
-            Op::Image(_) => return Some("image reads and writes".into()),
-            _ => {}
+        if let Op::Image(_) = op {
+            return Some("image reads and writes".into());
         }
     }
     if !is_term(code.ops.last()?) {
@@ -60,6 +54,30 @@ fn is_term(op: &Op) -> bool {
             | Op::Ret
             | Op::Unreachable
     )
+}
+
+/// Whether `op` is a barrier (`barrier`, `wait_group_events`): the work-item leaves the
+/// compiled code there (`Exit::Barrier`, status [`BARRIER`]) and a later call resumes it at
+/// the next op, which therefore starts a block.
+fn is_barrier(op: &Op) -> bool {
+    matches!(op, Op::Barrier(_) | Op::WaitEvents)
+}
+
+/// Whether the block of `op` ends after it (a terminator or a barrier).
+fn ends_block(op: &Op) -> bool {
+    is_term(op) || is_barrier(op)
+}
+
+/// The status a work-item stopped at a barrier leaves the compiled code with
+/// (`Frame::resume`: the op to resume at).
+pub const BARRIER: u32 = 2;
+
+/// The ops compiled code can resume a work-item at (the ops after the barriers), sorted.
+pub fn resume_points(code: &Code) -> Vec<u32> {
+    (0..code.ops.len())
+        .filter(|&i| is_barrier(&code.ops[i]) && i + 1 < code.ops.len())
+        .map(|i| i as u32 + 1)
+        .collect()
 }
 
 /// Distinct jump targets of a terminator.
@@ -165,6 +183,7 @@ fn is_cold(op: &Op) -> bool {
             | Op::Copy(_)
             | Op::Atomic(_)
             | Op::Printf(_)
+            | Op::AsyncCopy(_)
     )
 }
 
@@ -291,6 +310,14 @@ struct Tr<'a, 'b> {
     consts: Vec<Option<u64>>,
     /// A constant slot was written (never expected): the kernel is not compiled.
     const_written: bool,
+    /// Per slot: some op writes it (`Tr::d`). The others hold their initial value (an
+    /// argument, a constant or zero, as in the register template) for the whole run: a
+    /// barrier does not store them and a resume does not reload them.
+    written: Vec<bool>,
+    /// Kernels with barriers: the resume dispatch (filled in once every op is translated)
+    /// and the common barrier exit that every barrier jumps to.
+    dispatch: Option<Block>,
+    barrier_exit: Option<Block>,
     /// The counting specialisation, the sites counted inline so far (site, tracker, accesses
     /// per wide access) and the run-constant pointers of `Frame::cnt`, loaded once at entry.
     spec: &'a Spec,
@@ -336,17 +363,20 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
                 leader[t as usize] = true;
             }
-            if is_term(op) && i + 1 < n {
+            if ends_block(op) && i + 1 < n {
                 leader[i + 1] = true;
             }
         }
         let mut remaining = vec![0u32; n];
         remaining[0] = 1;
+        let resumes = resume_points(code);
         for (i, op) in ops.iter().enumerate() {
             if is_term(op) {
                 for t in targets(op, code) {
                     remaining[t as usize] += 1;
                 }
+            } else if is_barrier(op) {
+                // The op after a barrier: its one predecessor is the resume dispatch.
             } else if i + 1 < n && leader[i + 1] {
                 remaining[i + 1] += 1;
             }
@@ -512,6 +542,9 @@ impl<'a, 'b> Tr<'a, 'b> {
             sealed: vec![false; n],
             consts,
             const_written: false,
+            written: vec![false; ns],
+            dispatch: None,
+            barrier_exit: None,
             spec,
             inline_sites: Vec::new(),
             crows,
@@ -521,7 +554,14 @@ impl<'a, 'b> Tr<'a, 'b> {
             batching: !code.uses_fifos && !f.attrs.autorun,
             cbatch,
         };
-        t.jump_op(0);
+        for &r in &resumes {
+            t.remaining[r as usize] += 1;
+        }
+        if resumes.is_empty() {
+            t.jump_op(0);
+        } else {
+            t.resume_start();
+        }
         for (i, op) in ops.iter().enumerate() {
             if let Some(blk) = t.blocks[i] {
                 t.b.switch_to_block(blk);
@@ -532,9 +572,12 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
             }
             t.op(i as u32)?;
-            if !is_term(op) && i + 1 < n && t.blocks[i + 1].is_some() {
+            if !ends_block(op) && i + 1 < n && t.blocks[i + 1].is_some() {
                 t.jump_op(i + 1);
             }
+        }
+        if !resumes.is_empty() {
+            t.resume_dispatch(&resumes);
         }
         // A work-item returned: the next one (local ids in the worker's order), or the exit.
         t.b.switch_to_block(item_end);
@@ -589,6 +632,69 @@ impl<'a, 'b> Tr<'a, 'b> {
         Ok(sites)
     }
 
+    /// The start of a work-item with barriers: `Frame::resume` 0 starts at op 0; else the
+    /// work-item stopped at a barrier (`Exit::Barrier`) and resumes at op `resume` through the
+    /// dispatch ([`Tr::resume_dispatch`]).
+    fn resume_start(&mut self) {
+        let rp = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted(),
+            self.frame,
+            fo(offset_of!(Frame, resume)),
+        );
+        let dispatch = self.b.create_block();
+        let b0 = self.blocks[0].expect("op 0 starts a block");
+        self.b.ins().brif(rp, dispatch, &[], b0, &[]);
+        self.pred_done(0);
+        self.dispatch = Some(dispatch);
+        self.barrier_exit = Some(self.b.create_block());
+    }
+
+    /// Once every op is translated (the slots some op writes are known): the resume dispatch
+    /// (those slots reloaded from the register file, then a jump to the op after the barrier,
+    /// one of `resumes`, checked by `jit::run`) and the barrier exit (those slots stored to the
+    /// register file, where the dispatch or the interpreter finds them; status [`BARRIER`]).
+    fn resume_dispatch(&mut self, resumes: &[u32]) {
+        let moved: Vec<u32> = (0..self.code.num_slots)
+            .filter(|&s| self.written[s as usize] && self.consts[s as usize].is_none())
+            .collect();
+        let dispatch = self.dispatch.expect("resume_start ran");
+        self.b.switch_to_block(dispatch);
+        self.b.seal_block(dispatch);
+        let rp = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted(),
+            self.frame,
+            fo(offset_of!(Frame, resume)),
+        );
+        self.reload(&moved);
+        for &r in resumes {
+            let c = self.b.ins().icmp_imm_s(IntCC::Equal, rp, r as i64);
+            let next = self.b.create_block();
+            let bt = self.blocks[r as usize].expect("the op after a barrier starts a block");
+            self.b.ins().brif(c, bt, &[], next, &[]);
+            self.pred_done(r as usize);
+            self.b.switch_to_block(next);
+            self.b.seal_block(next);
+        }
+        // Not reachable (`jit::run` only resumes at `resumes`).
+        let pcv = self.c32(0);
+        let st = self
+            .call(
+                self.sigs.st1,
+                h::h_unreachable as *const () as usize,
+                &[self.frame, pcv],
+            )
+            .expect("status");
+        self.exit_with(st);
+        let bx = self.barrier_exit.expect("resume_start ran");
+        self.b.switch_to_block(bx);
+        self.b.seal_block(bx);
+        self.spill(&moved);
+        let st = self.c32(BARRIER);
+        self.exit_with(st);
+    }
+
     // ---- small builders -------------------------------------------------------------------
 
     fn v(&mut self, s: u32) -> Value {
@@ -601,6 +707,7 @@ impl<'a, 'b> Tr<'a, 'b> {
 
     fn d(&mut self, s: u32, x: Value) {
         self.const_written |= self.consts[s as usize].is_some();
+        self.written[s as usize] = true;
         let var = self.vars[s as usize];
         self.b.def_var(var, x);
     }
@@ -1453,6 +1560,12 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let x = &c.copies[x as usize];
                 (vec![x.d, x.s], vec![])
             }
+            Op::AsyncCopy(x) => {
+                let x = &c.asyncs[x as usize];
+                let mut r = vec![x.d, x.s, x.count];
+                r.extend(range(x.stride, 1));
+                (r, vec![x.event])
+            }
             Op::Atomic(x) => {
                 let x = &c.atomics[x as usize];
                 (vec![x.addr, x.a, x.b], vec![x.d])
@@ -2099,7 +2212,8 @@ impl<'a, 'b> Tr<'a, 'b> {
             | Op::Bitcast(_)
             | Op::Copy(_)
             | Op::Atomic(_)
-            | Op::Printf(_) => {
+            | Op::Printf(_)
+            | Op::AsyncCopy(_) => {
                 let (reads, writes) = self.cold_sets(&op);
                 let mut spill = reads;
                 spill.extend(writes.iter().copied());
@@ -2145,9 +2259,23 @@ impl<'a, 'b> Tr<'a, 'b> {
                 self.exit_if(st);
                 self.reload(&writes);
             }
-            Op::Barrier(_) | Op::AsyncCopy(_) | Op::Image(_) | Op::WaitEvents => {
-                return Err(format!("op {op:?} is not compiled"))
+            Op::Barrier(_) | Op::WaitEvents => {
+                // The work-item stops here (`Exit::Barrier`): the op to resume at to
+                // `Frame::resume`, then the barrier exit stores the written slots to the
+                // register file (the resume dispatch, or the interpreter, reloads them).
+                let next = self.c64(pc as u64 + 1);
+                self.b.ins().store(
+                    MemFlagsData::trusted(),
+                    next,
+                    self.frame,
+                    fo(offset_of!(Frame, resume)),
+                );
+                let bx = self
+                    .barrier_exit
+                    .expect("a kernel with barriers has a barrier exit");
+                self.b.ins().jump(bx, &[]);
             }
+            Op::Image(_) => return Err(format!("op {op:?} is not compiled")),
         }
         Ok(())
     }
