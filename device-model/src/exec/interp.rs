@@ -1605,13 +1605,20 @@ impl Machine<'_> {
                 None => return false,
             }
         };
-        let s = c.site as usize;
+        let add = |x: &std::sync::atomic::AtomicU64, v: u64| {
+            x.store(x.load(Relaxed).wrapping_add(v), Relaxed)
+        };
+        let row = self.counters.site_row(c.site as usize);
         if now != UNTIMED && t > now {
-            self.counters.add_site(s, field::STALL, t - now);
+            if let Some(r) = row {
+                add(&r[field::STALL], t - now);
+            }
             self.clock = t;
         }
-        self.counters.add_site(s, field::FIRES, 1);
-        self.counters.add_site(s, field::BYTES, n as u64);
+        if let Some(r) = row {
+            add(&r[field::FIRES], 1);
+            add(&r[field::BYTES], n as u64);
+        }
         if c.status != NONE {
             regs[c.status as usize] = 1;
         }
