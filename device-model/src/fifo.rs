@@ -546,6 +546,8 @@ pub struct Fifo {
     /// Parks so far, and the writer's counter at the last check of the park rate.
     parks: AtomicU64,
     park_mark: AtomicU64,
+    /// Checks of the park rate in a row that found parks dense (see [`PARK_STRIKES`]).
+    park_strikes: AtomicU32,
 }
 
 /// Publications need only a compiler barrier, waiters run [`heavy_barrier`].
@@ -563,6 +565,15 @@ const FENCED: u8 = 2;
 const PARK_EVERY: u64 = 32;
 /// Parks between two checks of the park rate.
 const PARK_CHECK: u64 = 64;
+/// Consecutive checks (of [`PARK_CHECK`] parks each) that must find parks denser than one per
+/// [`PARK_EVERY`] elements: a single burst (a kernel launch, a partner preempted once) is no
+/// steady hand-over through parks.
+const PARK_STRIKES: u32 = 3;
+/// Elements before the park rate may switch a FIFO to [`FENCED`]: a pair's first elements
+/// park while its kernels start (the second one still being set up, the spin scores still
+/// low); measured at depth 16, that start switched the FIFO at element 512 and left a fence
+/// per element for the rest of a 2^20-value run on two free cores.
+const PARK_WARMUP: u64 = 4096;
 const FENCED_BELOW: u32 = 4;
 
 /// A `clCreatePipe` object: a FIFO of `max_packets` packets of `packet_size` bytes.
@@ -781,6 +792,7 @@ impl Fifo {
             }),
             parks: AtomicU64::new(0),
             park_mark: AtomicU64::new(0),
+            park_strikes: AtomicU32::new(0),
         }
     }
 
@@ -927,7 +939,7 @@ impl Fifo {
     }
 
     /// Counts a park; switches the FIFO to [`FENCED`] when parks come more often than once
-    /// per [`PARK_EVERY`] elements.
+    /// per [`PARK_EVERY`] elements, [`PARK_STRIKES`] checks in a row, past [`PARK_WARMUP`].
     fn count_park(&self) {
         let n = self.parks.fetch_add(1, Ordering::Relaxed) + 1;
         if !n.is_multiple_of(PARK_CHECK) || self.mode.load(Ordering::Relaxed) != ASYM {
@@ -935,7 +947,14 @@ impl Fifo {
         }
         let t = self.tail.0.load(Ordering::Relaxed);
         let m = self.park_mark.swap(t, Ordering::Relaxed);
-        if t.saturating_sub(m) < PARK_CHECK * PARK_EVERY
+        let dense = t >= PARK_WARMUP && t.saturating_sub(m) < PARK_CHECK * PARK_EVERY;
+        let strikes = if dense {
+            self.park_strikes.fetch_add(1, Ordering::Relaxed) + 1
+        } else {
+            self.park_strikes.store(0, Ordering::Relaxed);
+            0
+        };
+        if strikes >= PARK_STRIKES
             && self
                 .mode
                 .compare_exchange(ASYM, SWITCHING, Ordering::SeqCst, Ordering::SeqCst)
@@ -1934,6 +1953,34 @@ mod tests {
             // exact tick decides.
             assert_eq!(f.write_at(&[5; 4], true, w, 70 * C).1, 70 * C);
         });
+    }
+
+    /// A FIFO switches to a fence per operation only for a steady hand-over through parks:
+    /// not during its first elements, not for one burst, but after 3 checks in a row that
+    /// found parks denser than one per 32 elements.
+    #[test]
+    fn fencing_needs_steady_parks_past_the_warm_up() {
+        let f = Fifo::new("c", 4, 16);
+        let parks_at = |tail: u64| {
+            f.tail.0.store(tail, Ordering::Relaxed);
+            for _ in 0..PARK_CHECK {
+                f.count_park();
+            }
+            f.mode.load(Ordering::Relaxed)
+        };
+        // Dense, but within the warm-up.
+        assert_eq!(parks_at(100), ASYM);
+        assert_eq!(parks_at(200), ASYM);
+        assert_eq!(parks_at(300), ASYM);
+        // Past it (4700 elements for 64 parks: sparse): two dense windows, then a sparse one.
+        assert_eq!(parks_at(5000), ASYM);
+        assert_eq!(parks_at(5100), ASYM);
+        assert_eq!(parks_at(5200), ASYM);
+        assert_eq!(parks_at(9200), ASYM);
+        // Three dense windows in a row.
+        assert_eq!(parks_at(9300), ASYM);
+        assert_eq!(parks_at(9400), ASYM);
+        assert_eq!(parks_at(9500), FENCED);
     }
 
     #[test]
