@@ -184,7 +184,12 @@ impl Store {
     /// (readers and tick lookups only visit written slots).
     #[inline(always)]
     fn slot(&self, s: u64, alloc: bool) -> Option<Slot<'_>> {
-        let c = &self.chunks[(s >> self.shift) as usize];
+        let s = s & self.mask;
+        let ci = (s >> self.shift) as usize;
+        debug_assert!(ci < self.chunks.len());
+        // SAFETY: `s <= mask` and the chunks hold `mask + 1` slots, `1 << shift` each (both
+        // powers of two), so `s >> shift` indexes a chunk.
+        let c = unsafe { self.chunks.get_unchecked(ci) };
         let per = 1usize << self.shift;
         let words = match c.get() {
             Some(w) => w,
@@ -520,6 +525,8 @@ pub fn flush_owed_wakes() {
 pub struct Fifo {
     name: String,
     elem: usize,
+    /// The bits of a payload word an element of `elem` <= 8 bytes keeps.
+    word_mask: u64,
     depth: u32,
     cap: u64,
     /// Elements written (published by the writer holding `wlock`).
@@ -775,6 +782,11 @@ impl Fifo {
         Fifo {
             name: name.into(),
             elem,
+            word_mask: if elem >= 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * elem)) - 1
+            },
             depth,
             cap,
             tail: Padded::default(),
@@ -1214,11 +1226,7 @@ impl Fifo {
         if self.elem > 8 {
             return None;
         }
-        let keep = if self.elem == 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * self.elem)) - 1
-        };
+        let keep = self.word_mask;
         self.put(blocking, now, blocking, |words| {
             if let Some(x) = words.first() {
                 x.store(v & keep, Ordering::Relaxed);

@@ -1545,7 +1545,7 @@ impl Machine<'_> {
     /// completing it without a wait. `false`: nothing was done (not even a fault: the general
     /// path reports it), run [`Machine::fifo_general`]. Clock, counters and status as there.
     #[inline(always)]
-    fn fifo_fast(&mut self, c: &FifoX, write: bool, regs: &mut [u64]) -> bool {
+    pub(super) fn fifo_fast(&mut self, c: &FifoX, write: bool, regs: &mut [u64]) -> bool {
         let Ep::Channel { decl, index } = c.ep else {
             return false;
         };
@@ -1628,7 +1628,7 @@ impl Machine<'_> {
     /// [`Machine::fifo_op`] in general: endpoints by index or pipe argument, any element
     /// size, waits, non-blocking outcomes.
     #[inline(never)]
-    fn fifo_general(
+    pub(super) fn fifo_general(
         &mut self,
         c: &FifoX,
         write: bool,
