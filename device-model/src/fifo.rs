@@ -25,6 +25,12 @@
 //! between the two sides, no locked instruction, no thread hand-off per value. Slots are
 //! allocated in chunks as they are first filled, so a deep FIFO costs only what it holds.
 //!
+//! An operation that needs no wait (`Fifo::put`, `Fifo::take`; kernels call them through
+//! [`Fifo::try_write_word`] and [`Fifo::try_read_word`]) loads no cache line the other side
+//! writes except that side's counter when its own view of it is exhausted: each side keeps its
+//! own counter on its side's line, and a writer needs `tr[k - depth]` only when the readers'
+//! running maximum read tick (`HeadLine`, loaded with `head`) is above its clock.
+//!
 //! A waiting operation first spins briefly when spinning has been paying off (the other side,
 //! on another core, usually acts within nanoseconds), then parks on the FIFO's condition
 //! variable (woken by the other side; a timeout re-checks shutdown and deadlock aborts). It
