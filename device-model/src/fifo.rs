@@ -1202,7 +1202,7 @@ impl Fifo {
     /// when the slot is still occupied in simulated time. `now = UNTIMED`: no simulated time
     /// (the element is stamped as available at tick 0: an untimed writer looks infinitely fast).
     ///
-    /// The common case runs in [`Fifo::put`]; everything else is [`Fifo::write_slow`].
+    /// The common case runs in `Fifo::put`; everything else is `Fifo::write_slow`.
     #[inline]
     pub fn write_at(
         &self,
@@ -1328,8 +1328,8 @@ impl Fifo {
     /// (depth > 0) or the writer's arrival (depth 0). A non-blocking read is not ready when the
     /// next element is not yet written in simulated time.
     ///
-    /// The common case runs in [`Fifo::take`]; waits and everything else are
-    /// [`Fifo::read_slow`].
+    /// The common case runs in `Fifo::take`; waits and everything else are
+    /// `Fifo::read_slow`.
     #[inline]
     pub fn read_at(
         &self,
