@@ -1,7 +1,11 @@
 //! Executor throughput on hand-built IR: vector add over 2^20 work-items (NDRange, 1 and N
 //! worker threads) and a single work-item loop of 2^20 iterations.
 //!
-//! `cargo run --release -p fpgacl-device-model --example exec_bench [both|compiled|hand|channel]`
+//! `cargo run --release -p fpgacl-device-model --example exec_bench [both|compiled|hand|channel|serial]`
+//!
+//! `serial`: the per-value cost of a channel operation alone (no waits, no second core): a
+//! producer writes 2^20 values into a channel of that depth, then a consumer reads them, on
+//! one thread (steady under `valgrind --tool=callgrind` for instruction counts).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -126,7 +130,10 @@ fn compiled() -> ModB {
 
 const CHANNEL_SOURCE: &str = r#"
 #pragma OPENCL EXTENSION cl_intel_channels : enable
-channel int c __attribute__((depth(64)));
+#ifndef DEPTH
+#define DEPTH 64
+#endif
+channel int c __attribute__((depth(DEPTH)));
 __kernel void producer(int n) {
     for (int i = 0; i < n; i++)
         write_channel_intel(c, i);
@@ -173,9 +180,45 @@ fn channel_bench(n: usize) {
     );
 }
 
+/// The producer, then the consumer, on this thread through a channel as deep as `n`.
+fn channel_serial(n: usize) {
+    let out = fpgacl_kernel_compiler::build(
+        &[fpgacl_kernel_compiler::SourceFile {
+            name: "chan.cl".into(),
+            text: CHANNEL_SOURCE.into(),
+        }],
+        &format!("-DDEPTH={n}"),
+    )
+    .expect("options");
+    let m = out.module.unwrap_or_else(|| panic!("{}", out.log));
+    let (inst, _) = ModB { m: (*m).clone() }.instance(1);
+    let mo = buf_from(&[0i32; 1]);
+    let nb = || ArgBinding::Value((n as i32).to_le_bytes().to_vec());
+    for round in 0..3 {
+        let c0 = Instant::now();
+        inst.run(&LaunchSpec::task(0, vec![nb()])).unwrap();
+        let c1 = Instant::now();
+        inst.run(&LaunchSpec::task(1, vec![ArgBinding::buffer(&mo), nb()]))
+            .unwrap();
+        let c2 = Instant::now();
+        println!(
+            "channel serial round {round}: {n} values, write {:.1} ns/value, read {:.1} ns/value (wall)",
+            (c1 - c0).as_nanos() as f64 / n as f64,
+            (c2 - c1).as_nanos() as f64 / n as f64
+        );
+    }
+}
+
 fn main() {
     let n = 1usize << 20;
     let which = std::env::args().nth(1).unwrap_or_else(|| "both".into());
+    if which == "serial" {
+        let n = std::env::var("CHSERIAL_N")
+            .ok()
+            .and_then(|v| v.parse().ok());
+        channel_serial(n.unwrap_or(1 << 20));
+        return;
+    }
     if which == "channel" || which == "both" {
         channel_bench(n);
         if which == "channel" {

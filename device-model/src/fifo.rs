@@ -25,6 +25,12 @@
 //! between the two sides, no locked instruction, no thread hand-off per value. Slots are
 //! allocated in chunks as they are first filled, so a deep FIFO costs only what it holds.
 //!
+//! An operation that needs no wait (`Fifo::put`, `Fifo::take`; kernels call them through
+//! [`Fifo::try_write_word`] and [`Fifo::try_read_word`]) loads no cache line the other side
+//! writes except that side's counter when its own view of it is exhausted: each side keeps its
+//! own counter on its side's line, and a writer needs `tr[k - depth]` only when the readers'
+//! running maximum read tick (`HeadLine`, loaded with `head`) is above its clock.
+//!
 //! A waiting operation first spins briefly when spinning has been paying off (the other side,
 //! on another core, usually acts within nanoseconds), then parks on the FIFO's condition
 //! variable (woken by the other side; a timeout re-checks shutdown and deadlock aborts). It
@@ -101,6 +107,19 @@ pub const UNTIMED: u64 = u64::MAX;
 #[repr(align(128))]
 struct Padded<T>(T);
 
+/// The readers' counter and, on the same cache line (a writer that refreshes its view of the
+/// counter gets both in one transfer), an upper bound of every read tick stored before it:
+/// readers store an element's read tick, raise `rmax` to it, then publish `n` (release).
+/// A writer that loaded `n = h` (acquire) and then `rmax` knows `tr[i] <= rmax` for every
+/// `i < h`; when that bound is not above its clock, rule F's `max(now, tr[k - depth])` is
+/// `now` without loading `tr[k - depth]` (a cache line the reader wrote: one transfer per 8
+/// elements, measured as a fifth of the writer's time).
+#[derive(Debug, Default)]
+struct HeadLine {
+    n: AtomicU64,
+    rmax: AtomicU64,
+}
+
 /// Writer words of a slot: `[write tick, payload words...]`; the read tick lives apart (in
 /// the chunk's read-tick array) so that the reader's stores do not share cache lines with the
 /// writer's.
@@ -171,7 +190,12 @@ impl Store {
     /// (readers and tick lookups only visit written slots).
     #[inline(always)]
     fn slot(&self, s: u64, alloc: bool) -> Option<Slot<'_>> {
-        let c = &self.chunks[(s >> self.shift) as usize];
+        let s = s & self.mask;
+        let ci = (s >> self.shift) as usize;
+        debug_assert!(ci < self.chunks.len());
+        // SAFETY: `s <= mask` and the chunks hold `mask + 1` slots, `1 << shift` each (both
+        // powers of two), so `s >> shift` indexes a chunk.
+        let c = unsafe { self.chunks.get_unchecked(ci) };
         let per = 1usize << self.shift;
         let words = match c.get() {
             Some(w) => w,
@@ -182,10 +206,15 @@ impl Store {
             None => return None,
         };
         let i = (s & (per as u64 - 1)) as usize;
-        Some(Slot {
-            w: words.get(i * self.stride..(i + 1) * self.stride)?,
-            tr: words.get(per * self.stride + i),
-        })
+        debug_assert!(words.len() == per * (self.stride + 1) && i < per);
+        // SAFETY: a chunk holds `per` rows of `stride` words then `per` read ticks, and
+        // `i < per`.
+        unsafe {
+            Some(Slot {
+                w: words.get_unchecked(i * self.stride..(i + 1) * self.stride),
+                tr: Some(words.get_unchecked(per * self.stride + i)),
+            })
+        }
     }
 }
 
@@ -251,14 +280,26 @@ pub(crate) fn heavy_barrier() {
     }
 }
 
+#[cfg(not(unix))]
 thread_local! {
     static TOKEN: u8 = const { 0 };
 }
 
-/// This thread's identity for side locks (the address of a thread-local: never 0).
+/// This thread's identity for side locks (never 0): `pthread_self` (one load from the thread
+/// pointer; a thread-local's address costs a `__tls_get_addr` call per operation in the
+/// shared library), or the address of a thread-local elsewhere.
 #[inline(always)]
 fn token() -> u64 {
-    TOKEN.with(|t| t as *const u8 as u64)
+    #[cfg(unix)]
+    {
+        // SAFETY: pthread_self has no preconditions; a running thread's id is unique among
+        // running threads (the same reuse rule as a thread-local's address).
+        (unsafe { libc::pthread_self() }) as usize as u64 | 1
+    }
+    #[cfg(not(unix))]
+    {
+        TOKEN.with(|t| t as *const u8 as u64)
+    }
 }
 
 /// Revocations of a side lock less than this many elements apart count as contention.
@@ -283,6 +324,12 @@ struct Side {
     active: AtomicBool,
     shared: AtomicBool,
     seen: AtomicU64,
+    /// This side's own counter (`tail` for writers, `head` for readers), kept on the side's
+    /// cache line: the partner polls the published counter, so loading that one missed the
+    /// cache on every operation.
+    pos: AtomicU64,
+    /// Writers: the readers' `rmax` loaded with `seen` (see [`HeadLine`]).
+    bound: AtomicU64,
     /// Adaptive spinning of this side's waits (see [`SPIN_LONG`]).
     spin_score: AtomicU32,
     spin_probe: AtomicU32,
@@ -311,7 +358,7 @@ enum Held<'a> {
 }
 
 impl Side {
-    #[inline]
+    #[inline(always)]
     fn lock<'a>(&'a self, counter: &'a AtomicU64) -> SideGuard<'a> {
         let me = token();
         if self.owner.load(Ordering::Relaxed) == me {
@@ -330,6 +377,32 @@ impl Side {
             self.active.store(false, Ordering::Release);
         }
         self.lock_slow(me, counter)
+    }
+
+    /// The owner's entry without a guard (the fast paths): `true` when this thread owns the
+    /// side and is now inside an operation (leave with [`Side::leave`]); `false`: nothing
+    /// held (take the side with [`Side::lock`]).
+    #[inline(always)]
+    fn enter_owned(&self) -> bool {
+        let me = token();
+        if self.owner.load(Ordering::Relaxed) != me {
+            return false;
+        }
+        self.active.store(true, Ordering::Relaxed);
+        light_barrier();
+        if self.owner.load(Ordering::Relaxed) == me {
+            // As in `lock`.
+            std::sync::atomic::fence(Ordering::Acquire);
+            return true;
+        }
+        self.active.store(false, Ordering::Release);
+        false
+    }
+
+    /// Ends an operation entered by [`Side::enter_owned`].
+    #[inline(always)]
+    fn leave(&self) {
+        self.active.store(false, Ordering::Release);
     }
 
     #[cold]
@@ -396,7 +469,7 @@ impl SideGuard<'_> {
     fn set(&self, v: u64) {
         self.side.seen.store(v, Ordering::Relaxed);
     }
-    #[inline]
+    #[inline(always)]
     fn release(&mut self) {
         match std::mem::replace(&mut self.held, Held::Free) {
             Held::Owned => self.side.active.store(false, Ordering::Release),
@@ -415,14 +488,16 @@ impl SideGuard<'_> {
 }
 
 impl Drop for SideGuard<'_> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         self.release();
     }
 }
 
-/// Where the waiters of a FIFO park.
+/// Where the waiters of a FIFO park (on cache lines of its own: every operation loads
+/// `sleepers`, and a small allocation would share its line with unrelated data).
 #[derive(Debug, Default)]
+#[repr(align(128))]
 struct Parker {
     sleepers: AtomicU32,
     park: Mutex<()>,
@@ -456,12 +531,15 @@ pub fn flush_owed_wakes() {
 pub struct Fifo {
     name: String,
     elem: usize,
+    /// The bits of a payload word an element of `elem` <= 8 bytes keeps.
+    word_mask: u64,
     depth: u32,
     cap: u64,
     /// Elements written (published by the writer holding `wlock`).
     tail: Padded<AtomicU64>,
-    /// Elements read (published by the reader holding `rlock`).
-    head: Padded<AtomicU64>,
+    /// Elements read (published by the reader holding `rlock`), and the largest read tick
+    /// stored so far (the writers' bound on the read ticks they would otherwise load).
+    head: Padded<HeadLine>,
     /// Writer side: the last `head` it saw (refreshed only when the ring looks full).
     wlock: Padded<Side>,
     /// Reader side: the last `tail` it saw (refreshed only when the ring looks empty).
@@ -481,6 +559,8 @@ pub struct Fifo {
     /// Parks so far, and the writer's counter at the last check of the park rate.
     parks: AtomicU64,
     park_mark: AtomicU64,
+    /// Checks of the park rate in a row that found parks dense (see [`PARK_STRIKES`]).
+    park_strikes: AtomicU32,
 }
 
 /// Publications need only a compiler barrier, waiters run [`heavy_barrier`].
@@ -498,6 +578,15 @@ const FENCED: u8 = 2;
 const PARK_EVERY: u64 = 32;
 /// Parks between two checks of the park rate.
 const PARK_CHECK: u64 = 64;
+/// Consecutive checks (of [`PARK_CHECK`] parks each) that must find parks denser than one per
+/// [`PARK_EVERY`] elements: a single burst (a kernel launch, a partner preempted once) is no
+/// steady hand-over through parks.
+const PARK_STRIKES: u32 = 3;
+/// Elements before the park rate may switch a FIFO to [`FENCED`]: a pair's first elements
+/// park while its kernels start (the second one still being set up, the spin scores still
+/// low); measured at depth 16, that start switched the FIFO at element 512 and left a fence
+/// per element for the rest of a 2^20-value run on two free cores.
+const PARK_WARMUP: u64 = 4096;
 const FENCED_BELOW: u32 = 4;
 
 /// A `clCreatePipe` object: a FIFO of `max_packets` packets of `packet_size` bytes.
@@ -699,6 +788,11 @@ impl Fifo {
         Fifo {
             name: name.into(),
             elem,
+            word_mask: if elem >= 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * elem)) - 1
+            },
             depth,
             cap,
             tail: Padded::default(),
@@ -716,6 +810,7 @@ impl Fifo {
             }),
             parks: AtomicU64::new(0),
             park_mark: AtomicU64::new(0),
+            park_strikes: AtomicU32::new(0),
         }
     }
 
@@ -731,7 +826,7 @@ impl Fifo {
     }
     /// Elements buffered now.
     pub fn len(&self) -> usize {
-        let head = self.head.0.load(Ordering::SeqCst);
+        let head = self.head.0.n.load(Ordering::SeqCst);
         let tail = self.tail.0.load(Ordering::SeqCst);
         tail.saturating_sub(head) as usize
     }
@@ -752,7 +847,7 @@ impl Fifo {
     pub(crate) fn position(&self) -> (u64, u64) {
         (
             self.tail.0.load(Ordering::SeqCst),
-            self.head.0.load(Ordering::SeqCst),
+            self.head.0.n.load(Ordering::SeqCst),
         )
     }
 
@@ -774,8 +869,17 @@ impl Fifo {
     /// The caller published its counter and ran [`light_barrier`]: a watcher or waiter that
     /// armed (registered) before checking the counter runs [`heavy_barrier`] in between, so
     /// either it sees the new counter or these loads see its flag.
-    #[inline]
+    #[inline(always)]
     fn signal(&self, batch: bool, write: bool) {
+        if self.armed.load(Ordering::Relaxed) || self.parker.sleepers.load(Ordering::Relaxed) > 0 {
+            self.signal_slow(batch, write);
+        }
+    }
+
+    /// [`Fifo::signal`] when a watcher armed the FIFO or a waiter parks on it.
+    #[cold]
+    #[inline(never)]
+    fn signal_slow(&self, batch: bool, write: bool) {
         if self.armed.load(Ordering::Relaxed) && self.armed.swap(false, Ordering::SeqCst) {
             self.sim.touch();
             SIM.bump();
@@ -807,11 +911,11 @@ impl Fifo {
     /// Free slots (at least `n` of them: `n` = 1 is [`Fifo::has_room`]).
     fn has_room_for(&self, n: u64) -> bool {
         let tail = self.tail.0.load(Ordering::SeqCst);
-        tail.saturating_sub(self.head.0.load(Ordering::SeqCst)) + n <= self.cap
+        tail.saturating_sub(self.head.0.n.load(Ordering::SeqCst)) + n <= self.cap
     }
     /// At least `n` elements to read.
     fn has_elements(&self, n: u64) -> bool {
-        let head = self.head.0.load(Ordering::SeqCst);
+        let head = self.head.0.n.load(Ordering::SeqCst);
         self.tail.0.load(Ordering::SeqCst) >= head + n
     }
 
@@ -819,11 +923,11 @@ impl Fifo {
         // Another writer may advance the tail and a reader the head past it between the two
         // loads: then report room (the caller re-checks under the writers' lock).
         let tail = self.tail.0.load(Ordering::SeqCst);
-        tail.saturating_sub(self.head.0.load(Ordering::SeqCst)) < self.cap
+        tail.saturating_sub(self.head.0.n.load(Ordering::SeqCst)) < self.cap
     }
     /// An element to read.
     fn has_element(&self) -> bool {
-        let head = self.head.0.load(Ordering::SeqCst);
+        let head = self.head.0.n.load(Ordering::SeqCst);
         self.tail.0.load(Ordering::SeqCst) > head
     }
 
@@ -853,7 +957,7 @@ impl Fifo {
     }
 
     /// Counts a park; switches the FIFO to [`FENCED`] when parks come more often than once
-    /// per [`PARK_EVERY`] elements.
+    /// per [`PARK_EVERY`] elements, [`PARK_STRIKES`] checks in a row, past [`PARK_WARMUP`].
     fn count_park(&self) {
         let n = self.parks.fetch_add(1, Ordering::Relaxed) + 1;
         if !n.is_multiple_of(PARK_CHECK) || self.mode.load(Ordering::Relaxed) != ASYM {
@@ -861,7 +965,14 @@ impl Fifo {
         }
         let t = self.tail.0.load(Ordering::Relaxed);
         let m = self.park_mark.swap(t, Ordering::Relaxed);
-        if t.saturating_sub(m) < PARK_CHECK * PARK_EVERY
+        let dense = t >= PARK_WARMUP && t.saturating_sub(m) < PARK_CHECK * PARK_EVERY;
+        let strikes = if dense {
+            self.park_strikes.fetch_add(1, Ordering::Relaxed) + 1
+        } else {
+            self.park_strikes.store(0, Ordering::Relaxed);
+            0
+        };
+        if strikes >= PARK_STRIKES
             && self
                 .mode
                 .compare_exchange(ASYM, SWITCHING, Ordering::SeqCst, Ordering::SeqCst)
@@ -1090,7 +1201,219 @@ impl Fifo {
     /// depth 0, when element k itself was read (rendezvous). A non-blocking write is not ready
     /// when the slot is still occupied in simulated time. `now = UNTIMED`: no simulated time
     /// (the element is stamped as available at tick 0: an untimed writer looks infinitely fast).
+    ///
+    /// The common case runs in `Fifo::put`; everything else is `Fifo::write_slow`.
+    #[inline]
     pub fn write_at(
+        &self,
+        src: &[u8],
+        blocking: bool,
+        w: &Waiter<'_>,
+        now: u64,
+    ) -> (FifoOutcome, u64) {
+        if now != UNTIMED {
+            w.run.publish_clock(now);
+        }
+        let batch = blocking && timed_or_kernel(w);
+        match self.put(blocking, now, batch, |words| {
+            store_payload(words, src, self.elem)
+        }) {
+            Some(t) => (FifoOutcome::Done { waited: false }, t),
+            None => self.write_slow(src, blocking, w, now),
+        }
+    }
+
+    /// A kernel's write of an element of at most 8 bytes (`v`, little-endian) in its common
+    /// case: `Some(tick)` when it completed as [`Fifo::write_at`] would without waiting,
+    /// `None` (nothing done) for everything else (then call `write_at`). The caller published
+    /// its clock.
+    #[inline(always)]
+    pub fn try_write_word(&self, v: u64, blocking: bool, now: u64) -> Option<u64> {
+        if self.elem > 8 {
+            return None;
+        }
+        let keep = self.word_mask;
+        self.put(blocking, now, blocking, |words| {
+            if let Some(x) = words.first() {
+                x.store(v & keep, Ordering::Relaxed);
+            }
+        })
+    }
+
+    /// The common case of a write: a buffered FIFO with room whose writers' side this thread
+    /// owns (no call, no wait state, no shared cache line loaded but the readers' counter when
+    /// this side's view of it is exhausted). `payload` stores the element's payload words.
+    /// `Some(tick)`: done, as rule F gives; `None`: nothing done (the general path decides:
+    /// rendezvous, full, not ready in simulated time, another owner). `batch`: as
+    /// [`Fifo::signal`].
+    #[inline(always)]
+    fn put(
+        &self,
+        blocking: bool,
+        now: u64,
+        batch: bool,
+        payload: impl FnOnce(&[AtomicU64]),
+    ) -> Option<u64> {
+        if self.depth == 0 {
+            return None;
+        }
+        let side = &self.wlock.0;
+        if !side.enter_owned() {
+            return None;
+        }
+        let k = side.pos.load(Ordering::Relaxed);
+        if k - side.seen.load(Ordering::Relaxed) >= self.cap {
+            self.refresh_head(side);
+            if k - side.seen.load(Ordering::Relaxed) >= self.cap {
+                side.leave();
+                return None;
+            }
+        }
+        let slot = self.slot(k);
+        let mut t = now;
+        if k >= self.cap {
+            // Rule F: max(now, tr[k - cap]); the readers' bound spares the load when it
+            // cannot exceed `now` (a non-blocking write needs tr < now strictly).
+            let bound = side.bound.load(Ordering::Relaxed);
+            if bound > now || (!blocking && bound == now) {
+                let freed = if self.cap == self.store.size() {
+                    slot.read_tick(Ordering::Relaxed)
+                } else {
+                    self.slot(k - self.cap).read_tick(Ordering::Relaxed)
+                };
+                if !blocking && freed >= now {
+                    side.leave();
+                    return None;
+                }
+                t = now.max(freed);
+            }
+        }
+        let words = slot.w;
+        if let Some(x) = words.get(TW) {
+            x.store(if now == UNTIMED { 0 } else { t }, Ordering::Relaxed);
+        }
+        payload(words.get(DATA..).unwrap_or(&[]));
+        side.pos.store(k + 1, Ordering::Relaxed);
+        self.tail.0.store(k + 1, Ordering::Release);
+        self.publish_barrier();
+        self.signal(batch, true);
+        side.leave();
+        Some(t)
+    }
+
+    /// The writers' view of the readers: `head` (acquire), then the bound of the read ticks
+    /// stored before it (see [`HeadLine`]).
+    #[inline]
+    fn refresh_head(&self, side: &Side) {
+        side.seen
+            .store(self.head.0.n.load(Ordering::Acquire), Ordering::Relaxed);
+        side.bound
+            .store(self.head.0.rmax.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+
+    /// Stores an element's read tick and raises the readers' bound to it before the caller
+    /// publishes `head` (see [`HeadLine`]).
+    #[inline(always)]
+    fn store_read_tick(&self, slot: Slot<'_>, t: u64) {
+        if let Some(x) = slot.tr {
+            x.store(t, Ordering::Relaxed);
+        }
+        if self.head.0.rmax.load(Ordering::Relaxed) < t {
+            self.head.0.rmax.store(t, Ordering::Relaxed);
+        }
+    }
+
+    /// [`Fifo::read`] in simulated time (timing hook): the reader's clock is `now` (ticks);
+    /// returns the tick the read completes: at least one cycle after the element was written
+    /// (depth > 0) or the writer's arrival (depth 0). A non-blocking read is not ready when the
+    /// next element is not yet written in simulated time.
+    ///
+    /// The common case runs in `Fifo::take`; waits and everything else are
+    /// `Fifo::read_slow`.
+    #[inline]
+    pub fn read_at(
+        &self,
+        dst: &mut [u8],
+        blocking: bool,
+        w: &Waiter<'_>,
+        now: u64,
+    ) -> (FifoOutcome, u64) {
+        if now != UNTIMED {
+            w.run.publish_clock(now);
+        }
+        let batch = blocking && timed_or_kernel(w);
+        match self.take(blocking, now, batch, |words| {
+            load_payload(words, dst, self.elem)
+        }) {
+            Some(t) => (FifoOutcome::Done { waited: false }, t),
+            None => self.read_slow(dst, blocking, w, now),
+        }
+    }
+
+    /// A kernel's read of an element of at most 8 bytes in its common case: `Some((element,
+    /// tick))` (the element little-endian, zero above the FIFO's element size) when it
+    /// completed as [`Fifo::read_at`] would without waiting, `None` (nothing done) for
+    /// everything else. The caller published its clock.
+    #[inline(always)]
+    pub fn try_read_word(&self, blocking: bool, now: u64) -> Option<(u64, u64)> {
+        if self.elem > 8 {
+            return None;
+        }
+        let mut v = 0;
+        let t = self.take(blocking, now, blocking, |words| {
+            v = words.first().map_or(0, |x| x.load(Ordering::Relaxed));
+        })?;
+        Some((v, t))
+    }
+
+    /// The common case of a read: an element there, the readers' side owned by this thread.
+    /// `payload` loads the element's payload words. `Some(tick)`: done; `None`: nothing done
+    /// (the general path decides: empty, not ready in simulated time, another owner).
+    #[inline(always)]
+    fn take(
+        &self,
+        blocking: bool,
+        now: u64,
+        batch: bool,
+        payload: impl FnOnce(&[AtomicU64]),
+    ) -> Option<u64> {
+        let side = &self.rlock.0;
+        if !side.enter_owned() {
+            return None;
+        }
+        let k = side.pos.load(Ordering::Relaxed);
+        if side.seen.load(Ordering::Relaxed) <= k {
+            let tail = self.tail.0.load(Ordering::Acquire);
+            side.seen.store(tail, Ordering::Relaxed);
+            if tail <= k {
+                side.leave();
+                return None;
+            }
+        }
+        let slot = self.slot(k);
+        let words = slot.w;
+        let tw = words.get(TW).map_or(0, |x| x.load(Ordering::Relaxed));
+        if !blocking && tw.saturating_add(self.nb_hop()) > now {
+            side.leave();
+            return None;
+        }
+        let hop = if self.depth > 0 { TICKS_PER_CYCLE } else { 0 };
+        let t = now.max(tw.saturating_add(hop));
+        self.store_read_tick(slot, if now == UNTIMED { 0 } else { t });
+        payload(words.get(DATA..).unwrap_or(&[]));
+        side.pos.store(k + 1, Ordering::Relaxed);
+        self.head.0.n.store(k + 1, Ordering::Release);
+        self.publish_barrier();
+        self.signal(batch, false);
+        side.leave();
+        Some(t)
+    }
+
+    /// [`Fifo::write_at`] in general: rendezvous, a full FIFO (waits), a side owned by
+    /// another thread.
+    #[cold]
+    #[inline(never)]
+    fn write_slow(
         &self,
         src: &[u8],
         blocking: bool,
@@ -1104,11 +1427,11 @@ impl Fifo {
         let mut wait = Wait::default();
         let mut seen_head = self.wlock.0.lock(&self.tail.0);
         let k = loop {
-            let k = self.tail.0.load(Ordering::Relaxed);
+            let k = self.wlock.0.pos.load(Ordering::Relaxed);
             if k - seen_head.get() < self.cap {
                 break k;
             }
-            seen_head.set(self.head.0.load(Ordering::Acquire));
+            self.refresh_head(seen_head.side);
             if k - seen_head.get() < self.cap {
                 break k;
             }
@@ -1150,6 +1473,7 @@ impl Fifo {
             x.store(if now == UNTIMED { 0 } else { t }, Ordering::Relaxed);
         }
         store_payload(&words[DATA.min(words.len())..], src, self.elem);
+        self.wlock.0.pos.store(k + 1, Ordering::Relaxed);
         self.tail.0.store(k + 1, Ordering::Release);
         self.publish_barrier();
         self.signal(blocking && timed_or_kernel(w), true);
@@ -1157,7 +1481,7 @@ impl Fifo {
             // Rendezvous: the element must be taken (the writer lock stays held, so no other
             // writer reuses the slot before its read tick is known).
             let seq = k + 1;
-            let taken = || self.head.0.load(Ordering::SeqCst) >= seq;
+            let taken = || self.head.0.n.load(Ordering::SeqCst) >= seq;
             if !taken() {
                 if let Some(o) = self.wait_for(w, true, timed, &mut wait, |_| taken()) {
                     drop(seen_head);
@@ -1185,11 +1509,10 @@ impl Fifo {
         self.read_at(dst, blocking, w, UNTIMED).0
     }
 
-    /// [`Fifo::read`] in simulated time (timing hook): the reader's clock is `now` (ticks);
-    /// returns the tick the read completes: at least one cycle after the element was written
-    /// (depth > 0) or the writer's arrival (depth 0). A non-blocking read is not ready when the
-    /// next element is not yet written in simulated time.
-    pub fn read_at(
+    /// [`Fifo::read_at`] in general: an empty FIFO (waits), a side owned by another thread.
+    #[cold]
+    #[inline(never)]
+    fn read_slow(
         &self,
         dst: &mut [u8],
         blocking: bool,
@@ -1201,9 +1524,9 @@ impl Fifo {
             w.run.publish_clock(now);
         }
         let mut wait = Wait::default();
-        let mut seen_tail = self.rlock.0.lock(&self.head.0);
+        let mut seen_tail = self.rlock.0.lock(&self.head.0.n);
         let k = loop {
-            let k = self.head.0.load(Ordering::Relaxed);
+            let k = self.rlock.0.pos.load(Ordering::Relaxed);
             if seen_tail.get() > k {
                 break k;
             }
@@ -1237,11 +1560,10 @@ impl Fifo {
             return (FifoOutcome::NotReady, now);
         }
         let t = now.max(avail);
-        if let Some(x) = slot.tr {
-            x.store(if now == UNTIMED { 0 } else { t }, Ordering::Relaxed);
-        }
+        self.store_read_tick(slot, if now == UNTIMED { 0 } else { t });
         load_payload(&words[DATA.min(words.len())..], dst, self.elem);
-        self.head.0.store(k + 1, Ordering::Release);
+        self.rlock.0.pos.store(k + 1, Ordering::Relaxed);
+        self.head.0.n.store(k + 1, Ordering::Release);
         self.publish_barrier();
         self.signal(blocking && timed_or_kernel(w), false);
         drop(seen_tail);
@@ -1608,6 +1930,71 @@ mod tests {
             assert_eq!(got_w, wdone, "depth {depth}: write ticks");
             assert_eq!(got_r, tr, "depth {depth}: read ticks");
         }
+    }
+
+    /// The writers' bound on read ticks ([`HeadLine`]) is the largest read tick, not the last:
+    /// with reads out of tick order (two work-items at different clocks), the write that
+    /// reuses the slot of the later-stamped element still waits for it, and one whose slot
+    /// was freed early is decided by its own read tick (hand-computed rule F, depth 2).
+    #[test]
+    fn write_ticks_follow_read_ticks_out_of_order() {
+        let act = Activity::new();
+        let f = Fifo::new("c", 4, 2);
+        timed(&act, 0, |w| {
+            assert_eq!(f.write_at(&[0; 4], true, w, 0).1, 0);
+            assert_eq!(f.write_at(&[1; 4], true, w, 0).1, 0);
+            let mut b = [0u8; 4];
+            // tr[0] = 100 cycles, tr[1] = max(5, 0 + 1) = 5 cycles: rmax = 100.
+            assert_eq!(f.read_at(&mut b, true, w, 100 * C).1, 100 * C);
+            assert_eq!(f.read_at(&mut b, true, w, 5 * C).1, 5 * C);
+            // Element 2 reuses element 0's slot: max(50, tr[0] = 100).
+            assert_eq!(f.write_at(&[2; 4], true, w, 50 * C).1, 100 * C);
+            // Element 3 reuses element 1's (read at 5): a non-blocking write at cycle 60 is
+            // ready (5 < 60) although the bound (100) is not below 60.
+            assert_eq!(
+                f.write_at(&[3; 4], false, w, 60 * C),
+                (FifoOutcome::Done { waited: false }, 60 * C)
+            );
+            // Element 4 reuses element 2's slot, read at max(0, 100 + 1) = 101 cycles.
+            assert_eq!(f.read_at(&mut b, true, w, 0).1, 101 * C);
+            assert_eq!(f.read_at(&mut b, true, w, 0).1, 61 * C);
+            assert_eq!(
+                f.write_at(&[4; 4], false, w, 101 * C),
+                (FifoOutcome::NotReady, 101 * C)
+            );
+            assert_eq!(f.write_at(&[4; 4], true, w, 90 * C).1, 101 * C);
+            // Element 5 reuses element 3's slot, read at 61: the bound (101) exceeds 70, the
+            // exact tick decides.
+            assert_eq!(f.write_at(&[5; 4], true, w, 70 * C).1, 70 * C);
+        });
+    }
+
+    /// A FIFO switches to a fence per operation only for a steady hand-over through parks:
+    /// not during its first elements, not for one burst, but after 3 checks in a row that
+    /// found parks denser than one per 32 elements.
+    #[test]
+    fn fencing_needs_steady_parks_past_the_warm_up() {
+        let f = Fifo::new("c", 4, 16);
+        let parks_at = |tail: u64| {
+            f.tail.0.store(tail, Ordering::Relaxed);
+            for _ in 0..PARK_CHECK {
+                f.count_park();
+            }
+            f.mode.load(Ordering::Relaxed)
+        };
+        // Dense, but within the warm-up.
+        assert_eq!(parks_at(100), ASYM);
+        assert_eq!(parks_at(200), ASYM);
+        assert_eq!(parks_at(300), ASYM);
+        // Past it (4700 elements for 64 parks: sparse): two dense windows, then a sparse one.
+        assert_eq!(parks_at(5000), ASYM);
+        assert_eq!(parks_at(5100), ASYM);
+        assert_eq!(parks_at(5200), ASYM);
+        assert_eq!(parks_at(9200), ASYM);
+        // Three dense windows in a row.
+        assert_eq!(parks_at(9300), ASYM);
+        assert_eq!(parks_at(9400), ASYM);
+        assert_eq!(parks_at(9500), FENCED);
     }
 
     #[test]

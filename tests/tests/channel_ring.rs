@@ -5,7 +5,9 @@
 //! `FPGACL_THREADS=1` and `2`: at each depth the two profiles (every kernel's counters, stall
 //! figures and emulated times) are the same byte for byte after the header, and so are the
 //! device times the host prints; the consumer's count, sum and order hash are checked by the
-//! host itself.
+//! host itself. A second test runs depths 16 and 1024 on both backends (`FPGACL_BACKEND=interp`
+//! and `jit`, which share the channel fast path of `Machine::fifo_op`, and the ring's bound on
+//! read ticks): the profiles are the same byte for byte across backends and worker counts.
 
 use std::path::Path;
 use std::time::Duration;
@@ -22,9 +24,27 @@ const VALUES: u32 = 20_000;
 
 /// One profiled run: the profile's bytes after the header and the host's device-time lines.
 fn profile_once(bin: &Path, dir: &Path, depth: u32, threads: &str) -> (Vec<u8>, Vec<String>) {
-    let out_file = dir.join(format!("d{depth}-t{threads}.mon"));
+    profile_on(bin, dir, depth, threads, None)
+}
+
+/// [`profile_once`] on a backend (`None`: the default).
+fn profile_on(
+    bin: &Path,
+    dir: &Path,
+    depth: u32,
+    threads: &str,
+    backend: Option<&str>,
+) -> (Vec<u8>, Vec<String>) {
+    let out_file = dir.join(format!(
+        "d{depth}-t{threads}-{}.mon",
+        backend.unwrap_or("default")
+    ));
     let _ = std::fs::remove_file(&out_file);
     let mut cmd = profile_command(bin, dir, &out_file, threads);
+    match backend {
+        Some(b) => cmd.env("FPGACL_BACKEND", b),
+        None => cmd.env_remove("FPGACL_BACKEND"),
+    };
     cmd.env("CHPAIR_DEPTH", depth.to_string())
         .env("CHPAIR_N", VALUES.to_string())
         .env("CHPAIR_RUNS", "2");
@@ -87,6 +107,43 @@ fn pair_profiles_are_identical_across_worker_counts_at_every_depth() {
                 a.len(),
                 b.len()
             );
+        }
+    }
+}
+
+#[test]
+fn pair_profiles_are_identical_across_backends_and_worker_counts() {
+    let _ = fpgacl_lib_dir();
+    let ex = example("channel_pair").expect("example channel_pair");
+    let bin = compile_example(ex, &Linkage::IcdLoader);
+    let dir = scratch_dir("channel-ring-backends");
+    std::fs::create_dir_all(&dir).unwrap();
+    for depth in [16, 1024] {
+        let mut runs = Vec::new();
+        for backend in ["interp", "jit"] {
+            for threads in THREADS {
+                runs.push((
+                    format!("FPGACL_BACKEND={backend} FPGACL_THREADS={threads}"),
+                    profile_on(&bin, &dir, depth, threads, Some(backend)),
+                ));
+            }
+        }
+        let (name0, (p0, d0)) = &runs[0];
+        assert_eq!(d0[0], d0[1], "depth {depth}, {name0}: the two runs differ");
+        for (name, (p, d)) in &runs[1..] {
+            assert_eq!(
+                d, d0,
+                "depth {depth}: device times of {name} and {name0} differ"
+            );
+            if p != p0 {
+                let at = p.iter().zip(p0).position(|(x, y)| x != y);
+                panic!(
+                    "depth {depth}: the profiles of {name} and {name0} differ at byte {at:?} \
+                     after the header ({} vs {} bytes)",
+                    p.len(),
+                    p0.len()
+                );
+            }
         }
     }
 }

@@ -193,34 +193,6 @@ pub struct OobHit {
     pub count: u64,
 }
 
-/// Runs `f` with a zeroed staging buffer of `n` bytes for a channel element (on the stack up
-/// to 256 bytes; small elements zero only 32 bytes).
-#[inline(always)]
-fn with_fifo_buf<R>(n: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
-    if n <= 32 {
-        let mut b = [0u8; 32];
-        f(&mut b[..n])
-    } else if n <= 256 {
-        let mut b = [0u8; 256];
-        f(&mut b[..n])
-    } else {
-        f(&mut vec![0u8; n])
-    }
-}
-
-/// Copies a channel element of `n` bytes (the common sizes without a `memcpy` call).
-///
-/// # Safety
-/// `src` and `dst` are valid for `n` bytes and do not overlap.
-#[inline(always)]
-unsafe fn copy_elem(src: *const u8, dst: *mut u8, n: usize) {
-    match n {
-        4 => std::ptr::copy_nonoverlapping(src, dst, 4),
-        8 => std::ptr::copy_nonoverlapping(src, dst, 8),
-        _ => std::ptr::copy_nonoverlapping(src, dst, n),
-    }
-}
-
 /// Adds `v` to a counter of a block that this thread alone writes (see [`CounterBlock`]).
 #[inline(always)]
 fn bump(c: &AtomicU64, v: u64) {
@@ -1567,6 +1539,107 @@ impl Machine<'_> {
         regs: &mut [u64],
         pc: u32,
     ) -> Result<(), FaultKind> {
+        if self.fifo_fast(c, write, regs) {
+            return Ok(());
+        }
+        self.fifo_general(c, write, regs, pc)
+    }
+
+    /// The common channel operation in few instructions: a channel of a fixed endpoint, an
+    /// element of at most 8 bytes, and [`Fifo::try_write_word`] / [`Fifo::try_read_word`]
+    /// completing it without a wait. `false`: nothing was done (not even a fault: the general
+    /// path reports it), run [`Machine::fifo_general`]. Clock, counters and status as there.
+    #[inline(always)]
+    pub(super) fn fifo_fast(&mut self, c: &FifoX, write: bool, regs: &mut [u64]) -> bool {
+        let Ep::Channel { decl, index } = c.ep else {
+            return false;
+        };
+        let n = c.bytes as usize;
+        if index != NONE || n > 8 {
+            return false;
+        }
+        let Some(env) = &self.fifo else {
+            return false;
+        };
+        let Some(fifo) = env
+            .chan_base
+            .get(decl as usize)
+            .and_then(|&b| env.channels.get(b as usize))
+        else {
+            return false;
+        };
+        let Ok(ptr) = self.resolve(regs[c.ptr as usize], n as u64, !write) else {
+            return false;
+        };
+        let now = if self.clock_plan.is_some() {
+            env.run.publish_clock(self.clock);
+            self.clock
+        } else {
+            UNTIMED
+        };
+        let t = if write {
+            // SAFETY: `n` <= 8 bytes at ptr checked by resolve.
+            let v = unsafe {
+                match n {
+                    4 => u32::from_le((ptr as *const u32).read_unaligned()) as u64,
+                    8 => u64::from_le((ptr as *const u64).read_unaligned()),
+                    _ => {
+                        let mut b = [0u8; 8];
+                        std::ptr::copy_nonoverlapping(ptr as *const u8, b.as_mut_ptr(), n);
+                        u64::from_le_bytes(b)
+                    }
+                }
+            };
+            match fifo.try_write_word(v, c.blocking, now) {
+                Some(t) => t,
+                None => return false,
+            }
+        } else {
+            match fifo.try_read_word(c.blocking, now) {
+                Some((v, t)) => {
+                    // SAFETY: as above.
+                    unsafe {
+                        match n {
+                            4 => (ptr as *mut u32).write_unaligned((v as u32).to_le()),
+                            8 => (ptr as *mut u64).write_unaligned(v.to_le()),
+                            _ => std::ptr::copy_nonoverlapping(v.to_le_bytes().as_ptr(), ptr, n),
+                        }
+                    };
+                    t
+                }
+                None => return false,
+            }
+        };
+        let add = |x: &std::sync::atomic::AtomicU64, v: u64| {
+            x.store(x.load(Relaxed).wrapping_add(v), Relaxed)
+        };
+        let row = self.counters.site_row(c.site as usize);
+        if now != UNTIMED && t > now {
+            if let Some(r) = row {
+                add(&r[field::STALL], t - now);
+            }
+            self.clock = t;
+        }
+        if let Some(r) = row {
+            add(&r[field::FIRES], 1);
+            add(&r[field::BYTES], n as u64);
+        }
+        if c.status != NONE {
+            regs[c.status as usize] = 1;
+        }
+        true
+    }
+
+    /// [`Machine::fifo_op`] in general: endpoints by index or pipe argument, any element
+    /// size, waits, non-blocking outcomes.
+    #[inline(never)]
+    pub(super) fn fifo_general(
+        &mut self,
+        c: &FifoX,
+        write: bool,
+        regs: &mut [u64],
+        pc: u32,
+    ) -> Result<(), FaultKind> {
         // The environment's slices outlive this borrow of `self`.
         let (channels, chan_base, pipes) = match &self.fifo {
             Some(e) => (e.channels, e.chan_base, e.pipes),
@@ -1600,13 +1673,11 @@ impl Machine<'_> {
         let n = c.bytes as u64;
         let addr = regs[c.ptr as usize];
         let ptr = self.resolve(addr, n, !write)?;
-        with_fifo_buf(n as usize, |buf| {
-            self.fifo_move(c, write, fifo, ptr, buf, pc, regs)
-        })
+        self.fifo_move(c, write, fifo, ptr, pc, regs)
     }
 
-    /// The rest of [`Machine::fifo_op`] with the element's staging buffer.
-    #[allow(clippy::too_many_arguments)]
+    /// The rest of [`Machine::fifo_op`]: the element moves between the FIFO and the `c.bytes`
+    /// bytes at `ptr` (checked by `resolve`), without a staging copy.
     #[inline(always)]
     fn fifo_move(
         &mut self,
@@ -1614,18 +1685,17 @@ impl Machine<'_> {
         write: bool,
         fifo: &Fifo,
         ptr: *mut u8,
-        buf: &mut [u8],
         pc: u32,
         regs: &mut [u64],
     ) -> Result<(), FaultKind> {
-        let n = buf.len() as u64;
+        let n = c.bytes as u64;
         let env = match &self.fifo {
             Some(e) => e,
             None => return Err(FaultKind::BadPipe { arg: u64::MAX }),
         };
-        let module = self.module;
-        let loc = self.code.locs[pc as usize];
-        let pos = move || Some(pos_of(module, loc));
+        // The source position only when the operation blocks.
+        let (module, code) = (self.module, self.code);
+        let pos = move || Some(pos_of(module, code.locs[pc as usize]));
         let w = Waiter {
             run: env.run,
             activity: env.activity,
@@ -1638,16 +1708,14 @@ impl Machine<'_> {
             UNTIMED
         };
         let (outcome, t) = if write {
-            // SAFETY: `n` bytes at ptr checked by resolve.
-            unsafe { copy_elem(ptr, buf.as_mut_ptr(), n as usize) };
-            fifo.write_at(buf, c.blocking, &w, now)
+            // SAFETY: `n` bytes at ptr checked by resolve (this work-item's memory: no other
+            // reference to it lives during the call).
+            let src = unsafe { std::slice::from_raw_parts(ptr as *const u8, n as usize) };
+            fifo.write_at(src, c.blocking, &w, now)
         } else {
-            let o = fifo.read_at(buf, c.blocking, &w, now);
-            if matches!(o.0, FifoOutcome::Done { .. }) {
-                // SAFETY: as above.
-                unsafe { copy_elem(buf.as_ptr(), ptr, n as usize) };
-            }
-            o
+            // SAFETY: as above; `read_at` stores into `dst` only when the element moves.
+            let dst = unsafe { std::slice::from_raw_parts_mut(ptr, n as usize) };
+            fifo.read_at(dst, c.blocking, &w, now)
         };
         let s = c.site as usize;
         if now != UNTIMED && t > now {

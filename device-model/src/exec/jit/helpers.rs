@@ -427,7 +427,12 @@ pub unsafe extern "C" fn h_fifo(f: *mut Frame, pc: u32, clock: u64) -> u32 {
     let c = &code.fifos[x as usize];
     let regs = std::slice::from_raw_parts_mut((*f).regs, (*f).nregs);
     m.clock = clock;
-    let r = m.fifo_op(c, write, regs, pc);
+    // The common case inline (no call, no `Result` through memory).
+    if m.fifo_fast(c, write, regs) {
+        (*f).tmp = m.clock;
+        return 0;
+    }
+    let r = m.fifo_general(c, write, regs, pc);
     (*f).tmp = m.clock;
     match r {
         Ok(()) => 0,
