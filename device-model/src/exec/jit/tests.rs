@@ -191,3 +191,34 @@ fn plain_accesses_are_counted_inline() {
     assert_eq!(calls, 3 * 256);
     assert_eq!(sites.iter().map(|s| s.fires).sum::<u64>(), 3 * 256);
 }
+
+#[test]
+fn sites_outside_loops_are_executed_once_per_work_item() {
+    // Straight-line, conditional, loop (for and while, nested) and after-loop accesses: a
+    // site is "once" exactly when the front end put it in no loop.
+    let m = module(
+        "__kernel void k(__global int *a, __global const int *b, int n) {\n\
+         int i = get_global_id(0);\n\
+         a[i] = b[i];\n\
+         if (n > 3) a[i + 1] = 5;\n\
+         for (int j = 0; j < n; j++) { a[j] += b[j]; for (int k = 0; k < 2; k++) a[k] = j; }\n\
+         int w = 0; while (w < n) { w += b[w & 7] + 1; }\n\
+         a[0] = w + b[1];\n}\n",
+    );
+    let code = decode(&m, &m.kernels[0]).expect("decodes");
+    let once = translate::once_sites(&code, m.sites.len());
+    let sites = translate::access_sites(&code);
+    assert!(sites.len() >= 8, "{sites:?}");
+    let mut looped = 0;
+    for s in sites {
+        let site = &m.sites[s as usize];
+        assert_eq!(
+            once[s as usize],
+            site.in_loop.is_none(),
+            "site {s} at line {}",
+            site.loc.line
+        );
+        looped += site.in_loop.is_some() as u32;
+    }
+    assert!(looped >= 4);
+}

@@ -173,6 +173,86 @@ pub fn access_sites(code: &Code) -> Vec<u32> {
     v
 }
 
+/// Per site: whether a work-item executes it at most once, so that its issue slot is always 0
+/// (issue counters restart with each work-item): the site belongs to one load or store, and
+/// that op is on no cycle of the control-flow graph.
+pub fn once_sites(code: &Code, nsites: usize) -> Vec<bool> {
+    let ops = &code.ops;
+    let n = ops.len();
+    let mut leader = vec![false; n];
+    if n == 0 {
+        return vec![false; nsites];
+    }
+    leader[0] = true;
+    for (i, op) in ops.iter().enumerate() {
+        for t in targets(op, code) {
+            if let Some(l) = leader.get_mut(t as usize) {
+                *l = true;
+            }
+        }
+        if is_term(op) && i + 1 < n {
+            leader[i + 1] = true;
+        }
+    }
+    let starts: Vec<usize> = (0..n).filter(|&i| leader[i]).collect();
+    let mut block_of = vec![0usize; n];
+    for (b, &st) in starts.iter().enumerate() {
+        let end = starts.get(b + 1).copied().unwrap_or(n);
+        block_of[st..end].fill(b);
+    }
+    let succ: Vec<Vec<usize>> = (0..starts.len())
+        .map(|b| {
+            let end = starts.get(b + 1).copied().unwrap_or(n);
+            let last = &ops[end - 1];
+            if is_term(last) {
+                targets(last, code)
+                    .into_iter()
+                    .filter(|&t| (t as usize) < n)
+                    .map(|t| block_of[t as usize])
+                    .collect()
+            } else if end < n {
+                vec![block_of[end]]
+            } else {
+                vec![]
+            }
+        })
+        .collect();
+    // A block is on a cycle when it is reachable from one of its successors.
+    let on_cycle = |b: usize| {
+        let mut seen = vec![false; succ.len()];
+        let mut stack: Vec<usize> = succ[b].clone();
+        while let Some(x) = stack.pop() {
+            if x == b {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[x], true) {
+                stack.extend(&succ[x]);
+            }
+        }
+        false
+    };
+    let mut uses = vec![0u32; nsites];
+    let mut cyclic = vec![false; nsites];
+    let mut memo: Vec<Option<bool>> = vec![None; starts.len()];
+    for (i, op) in ops.iter().enumerate() {
+        let site = match *op {
+            Op::LoadIdx { site, .. }
+            | Op::StoreIdx { site, .. }
+            | Op::Load { site, .. }
+            | Op::Store { site, .. } => site,
+            _ => continue,
+        };
+        let Some(u) = uses.get_mut(site as usize) else {
+            continue;
+        };
+        *u += 1;
+        let b = block_of[i];
+        let c = *memo[b].get_or_insert_with(|| on_cycle(b));
+        cyclic[site as usize] |= c;
+    }
+    (0..nsites).map(|s| uses[s] == 1 && !cyclic[s]).collect()
+}
+
 /// Whether `op` runs on the interpreter through `h_cold`.
 fn is_cold(op: &Op) -> bool {
     matches!(
@@ -331,6 +411,8 @@ struct Tr<'a, 'b> {
     /// `CountEnv::batches`.
     batching: bool,
     cbatch: Value,
+    /// Per site: executed at most once per work-item (issue slot 0, [`once_sites`]).
+    once: Vec<bool>,
 }
 
 /// Where an access is in bounds: the block, the region entry and the offset.
@@ -552,6 +634,12 @@ impl<'a, 'b> Tr<'a, 'b> {
             cnlast,
             cissued,
             batching: !code.uses_fifos && !f.attrs.autorun,
+            once: once_sites(
+                code,
+                spec.coalesce
+                    .len()
+                    .max(access_sites(code).last().map_or(0, |&s| s as usize + 1)),
+            ),
             cbatch,
         };
         for &r in &resumes {
@@ -1336,11 +1424,15 @@ impl<'a, 'b> Tr<'a, 'b> {
     /// `Machine::batch_access` (`h_batch`). The runs are counted by the caller of the
     /// compiled code before it returns, by `h_cold` and `h_poll`.
     fn count_batched(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
-        use super::super::batch::Batch;
         let rw = MemFlagsData::trusted();
         let slotv = self.cvars[2];
         let zero = self.c64(0);
         self.b.def_var(slotv, zero);
+        if self.once.get(site as usize).copied().unwrap_or(false) {
+            // Executed at most once per work-item: its issue slot is 0 and nothing reads its
+            // issue counter after this access (the worker resets it for the next item).
+            return self.extend_run(site, addr, zero, size, elem);
+        }
         let islot = self.b.create_block();
         let have = self.b.create_block();
         let iss = self.cissued;
@@ -1361,6 +1453,14 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.switch_to_block(have);
         self.b.seal_block(have);
         let slot = self.b.use_var(slotv);
+        self.extend_run(site, addr, slot, size, elem);
+    }
+
+    /// The access at `addr` with issue slot `slot` continues its site's run (extended in
+    /// place) or goes to `h_batch` ([`Tr::count_batched`]).
+    fn extend_run(&mut self, site: u32, addr: Value, slot: Value, size: u64, elem: u64) {
+        use super::super::batch::Batch;
+        let rw = MemFlagsData::trusted();
         let bo = (site as usize * size_of::<Batch>()) as i32;
         let f = |o: usize| bo + o as i32;
         let bp = self.cbatch;
