@@ -16,7 +16,7 @@
 //! periodic poll. Kernels with channels or pipes and autorun kernels do not batch: their
 //! counters may be read while they run.
 
-use super::interp::Machine;
+use super::interp::{burst_step, Machine};
 use crate::counters::field;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -234,22 +234,8 @@ impl Machine<'_> {
         let mut longest = 0u64;
         // One tracker per access (a step of one slot) or one tracker for the whole run.
         let mut track = |b: &mut (u64, u64), w0: u64, w1: u64| {
-            let (new, cont) = if b.0 == u64::MAX {
-                (w1 - w0 + 1, false)
-            } else if w0 == b.0 {
-                (w1 - w0, true)
-            } else if w0 == b.0.wrapping_add(1) {
-                (w1 - w0 + 1, true)
-            } else {
-                (w1 - w0 + 1, false)
-            };
-            if cont && b.1 + new <= max {
-                b.1 += new;
-            } else {
-                nbursts += 1;
-                b.1 = new;
-            }
-            b.0 = w1;
+            let (new, started) = burst_step(b, w0, w1, max);
+            nbursts += started as u64;
             nwords += new;
             longest = longest.max(b.1);
         };

@@ -199,6 +199,31 @@ fn bump(c: &AtomicU64, v: u64) {
     c.store(c.load(Relaxed).wrapping_add(v), Relaxed);
 }
 
+/// One access touching memory words `w0..=w1` through burst tracker `b` (last word, words in
+/// the current burst; rule M0): it continues the burst (same or next word, up to `max` words)
+/// or starts one. Returns the words newly touched and whether a burst started.
+#[inline(always)]
+pub(super) fn burst_step(b: &mut (u64, u64), w0: u64, w1: u64, max: u64) -> (u64, bool) {
+    let (new, cont) = if b.0 == u64::MAX {
+        (w1 - w0 + 1, false)
+    } else if w0 == b.0 {
+        (w1 - w0, true)
+    } else if w0 == b.0.wrapping_add(1) {
+        (w1 - w0 + 1, true)
+    } else {
+        (w1 - w0 + 1, false)
+    };
+    let started = if cont && b.1 + new <= max {
+        b.1 += new;
+        false
+    } else {
+        b.1 = new;
+        true
+    };
+    b.0 = w1;
+    (new, started)
+}
+
 /// Executions of one site by one work-item that are ordered by issue slot for burst
 /// coalescing (rule M0); later executions share one slot in execution order.
 pub const ISSUE_SLOTS: u32 = 1024;
@@ -641,22 +666,10 @@ impl Machine<'_> {
         let Some(b) = self.bursts.get_mut(slot * ns + ts) else {
             return;
         };
-        let (new, cont) = if b.0 == u64::MAX {
-            (w1 - w0 + 1, false)
-        } else if w0 == b.0 {
-            (w1 - w0, true)
-        } else if w0 == b.0.wrapping_add(1) {
-            (w1 - w0 + 1, true)
-        } else {
-            (w1 - w0 + 1, false)
-        };
-        if cont && b.1 + new <= max {
-            b.1 += new;
-        } else {
+        let (new, started) = burst_step(b, w0, w1, max);
+        if started {
             bump(&row[field::BURSTS], 1);
-            b.1 = new;
         }
-        b.0 = w1;
         bump(&row[field::WORDS], new);
         let m = &row[field::MAX_BURST];
         if m.load(Relaxed) < b.1 {

@@ -372,20 +372,7 @@ pub fn run(
     // SAFETY: the code was compiled from `m.code` (the `Code` holding `j`); the frame points
     // at live state of `m` and at `regs`, which nothing else touches during the call.
     let st = unsafe { (j.entry)(&mut f, regs.as_mut_ptr()) };
-    m.clock = f.clock;
-    m.poll = f.poll as u32;
-    m.flush_batches();
-    if st == 0 {
-        *pc = m.code.ops.len() as u32;
-        return Some(Ok(Exit::Return));
-    }
-    if st == translate::BARRIER {
-        *pc = f.resume as u32;
-        return Some(Ok(Exit::Barrier));
-    }
-    let t = trap_of(&mut f);
-    *pc = t.pc;
-    Some(Err(t))
+    Some(item_exit(m, &mut f, st, pc))
 }
 
 /// Runs the work-items `0..items` (local linear ids) of the machine's current group through
@@ -510,20 +497,28 @@ pub fn run_in(
     // SAFETY: as in `run`; the frame was built for `m` (`group_frame`) and its per-call
     // fields are `m`'s and `regs`' now.
     let st = unsafe { (j.entry)(f, regs.as_mut_ptr()) };
+    Some(item_exit(m, f, st, pc))
+}
+
+/// After a compiled call for one work-item ([`run`], [`run_in`]) with status `st`: the
+/// machine takes the clock and poll back, its pending runs of accesses are counted, and the
+/// status becomes the item's exit (`*pc`: past the end, after the barrier, or the trap's op).
+#[inline]
+fn item_exit(m: &mut Machine<'_>, f: &mut Frame, st: u32, pc: &mut u32) -> Result<Exit, Trap> {
     m.clock = f.clock;
     m.poll = f.poll as u32;
     m.flush_batches();
     if st == 0 {
         *pc = m.code.ops.len() as u32;
-        return Some(Ok(Exit::Return));
+        return Ok(Exit::Return);
     }
     if st == translate::BARRIER {
         *pc = f.resume as u32;
-        return Some(Ok(Exit::Barrier));
+        return Ok(Exit::Barrier);
     }
     let t = trap_of(f);
     *pc = t.pc;
-    Some(Err(t))
+    Err(t)
 }
 
 /// The frame of a call of `j` on `m`'s current state (one work-item: `items` 0); `None` when
