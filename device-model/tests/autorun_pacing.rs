@@ -175,8 +175,9 @@ __kernel void blocked(void) { write_channel_intel(out, read_channel_intel(in_b[g
         "loading 200 compute units took {:?}",
         t_build.elapsed()
     );
-    // Let every instance reach its read, then measure.
-    std::thread::sleep(Duration::from_millis(300));
+    // Let every instance reach its read (`autorun_status` first waits, up to 2 s, until every
+    // instance is blocked: a fixed 300 ms was too short in a parallel suite), then measure.
+    assert_eq!(inst.autorun_status().len(), 200);
     let cpu0 = process_cpu_seconds();
     let t0 = Instant::now();
     std::thread::sleep(Duration::from_millis(1000));

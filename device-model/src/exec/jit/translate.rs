@@ -173,27 +173,38 @@ pub fn access_sites(code: &Code) -> Vec<u32> {
     v
 }
 
+/// The ops that start a basic block of the compiled code: the first, every jump target, every
+/// op after a terminator or a barrier. `Err` when a target lies outside the code.
+fn leaders(code: &Code) -> Result<Vec<bool>, String> {
+    let n = code.ops.len();
+    if n == 0 {
+        return Err("no code".into());
+    }
+    let mut leader = vec![false; n];
+    leader[0] = true;
+    for (i, op) in code.ops.iter().enumerate() {
+        for t in targets(op, code) {
+            if t as usize >= n {
+                return Err(format!("jump target {t} outside the code"));
+            }
+            leader[t as usize] = true;
+        }
+        if ends_block(op) && i + 1 < n {
+            leader[i + 1] = true;
+        }
+    }
+    Ok(leader)
+}
+
 /// Per site: whether a work-item executes it at most once, so that its issue slot is always 0
 /// (issue counters restart with each work-item): the site belongs to one load or store, and
 /// that op is on no cycle of the control-flow graph.
 pub fn once_sites(code: &Code, nsites: usize) -> Vec<bool> {
     let ops = &code.ops;
     let n = ops.len();
-    let mut leader = vec![false; n];
-    if n == 0 {
+    let Ok(leader) = leaders(code) else {
         return vec![false; nsites];
-    }
-    leader[0] = true;
-    for (i, op) in ops.iter().enumerate() {
-        for t in targets(op, code) {
-            if let Some(l) = leader.get_mut(t as usize) {
-                *l = true;
-            }
-        }
-        if is_term(op) && i + 1 < n {
-            leader[i + 1] = true;
-        }
-    }
+    };
     let starts: Vec<usize> = (0..n).filter(|&i| leader[i]).collect();
     let mut block_of = vec![0usize; n];
     for (b, &st) in starts.iter().enumerate() {
@@ -207,7 +218,6 @@ pub fn once_sites(code: &Code, nsites: usize) -> Vec<bool> {
             if is_term(last) {
                 targets(last, code)
                     .into_iter()
-                    .filter(|&t| (t as usize) < n)
                     .map(|t| block_of[t as usize])
                     .collect()
             } else if end < n {
@@ -436,19 +446,7 @@ impl<'a, 'b> Tr<'a, 'b> {
     ) -> Result<Vec<(u32, u32, u32)>, String> {
         let ops = &code.ops;
         let n = ops.len();
-        let mut leader = vec![false; n];
-        leader[0] = true;
-        for (i, op) in ops.iter().enumerate() {
-            for t in targets(op, code) {
-                if t as usize >= n {
-                    return Err(format!("jump target {t} outside the code"));
-                }
-                leader[t as usize] = true;
-            }
-            if ends_block(op) && i + 1 < n {
-                leader[i + 1] = true;
-            }
-        }
+        let leader = leaders(code)?;
         let mut remaining = vec![0u32; n];
         remaining[0] = 1;
         let resumes = resume_points(code);
