@@ -176,7 +176,11 @@ fn tmux_switch_tabs_jump_to_stall_open_capture() {
 
     // Next high-stall line: the producer's channel write in pipeline.cl.
     s.send(&["n"]);
-    let screen = s.wait_for(&["high-stall line 1 of 1: pipeline.cl:7", "Back-pressure"]);
+    let screen = s.wait_for(&[
+        "high-stall line 1 of 1: pipeline.cl:7",
+        "Back-pressure",
+        "74.4%",
+    ]);
     assert!(
         screen
             .lines()
@@ -186,7 +190,15 @@ fn tmux_switch_tabs_jump_to_stall_open_capture() {
 
     // Kernel Execution tab: lanes and the selected run's details.
     s.send(&["Tab"]);
-    let screen = s.wait_for(&["time ->", "producer", "consumer", "write (host->dev)"]);
+    // (Every part waited for: a capture can catch the frame half redrawn, lanes drawn and the
+    // details pane not yet.)
+    let screen = s.wait_for(&[
+        "time ->",
+        "producer",
+        "consumer",
+        "write (host->dev)",
+        "run #",
+    ]);
     assert!(screen.contains("run #"), "{screen}");
 
     // Autorun Captures tab, then open the 4.30ms capture.
