@@ -10,6 +10,12 @@
 //! only need their own order. The issue counters are advanced by the compiled code itself at
 //! each access (it must know the slot to extend a run); a run records the slots it got.
 //!
+//! A finished run joins the site's row set (`Rows`) when it has the previous runs' shape and
+//! its first address moves by their constant step (the same loop in the next work-item), so
+//! a loop over work-items is counted in closed form as well: per issue slot, one walk down
+//! the rows, and a walk skips the accesses that stay in the word its tracker's burst ends
+//! with (they change nothing), so it costs about one step per memory word, not per access.
+//!
 //! A run ends (is counted) when an access of its site does not continue it, and every run is
 //! counted before the compiled code returns to the worker (`jit::run`, `jit::run_items`),
 //! before the interpreter's code runs a cold op (which may count accesses), and at the
@@ -61,10 +67,91 @@ fn bump(c: &AtomicU64, v: u64) {
     c.store(c.load(Relaxed).wrapping_add(v), Relaxed);
 }
 
+/// Consecutive runs of one site with the same shape (length, steps, first issue slot, sizes)
+/// whose first addresses advance by a constant step: typically the same loop in successive
+/// work-items. Row `j` is run `r` moved by `j * delta`; `last` is the last row's first address.
+/// Counted as a whole like a run (see [`Machine::count_rows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rows {
+    pub r: Batch,
+    pub delta: u64,
+    pub m: u64,
+    pub last: u64,
+}
+
+impl Rows {
+    pub const EMPTY: Rows = Rows {
+        r: Batch::EMPTY,
+        delta: 0,
+        m: 0,
+        last: 0,
+    };
+}
+
+/// What a tracker walk feeds: bytes per access, the word shift (`u32::MAX`: divide by `wb`,
+/// no skipping), word bytes and the longest burst in words.
+#[derive(Clone, Copy)]
+struct WalkKind {
+    size: u64,
+    ws: u32,
+    wb: u64,
+    max: u64,
+}
+
+/// What a tracker walk adds up: words, bursts started and the longest burst seen.
+#[derive(Default)]
+struct Walked {
+    words: u64,
+    bursts: u64,
+    longest: u64,
+}
+
+/// Feeds `cnt` accesses of `size` bytes at `a, a + d, a + 2d, ...` to burst tracker `t`, as
+/// `burst_step` would one by one. With a word shift (`ws != u32::MAX`), an access that lies in
+/// the word the tracker's burst ends with leaves the tracker unchanged (no new word, burst
+/// continues, `t.1` unchanged): such accesses are skipped in one step, so a walk costs about
+/// one step per word touched rather than per access. The caller guarantees that no address
+/// (or `address + size - 1`) of the walk wraps.
+fn walk(t: &mut (u64, u64), a: u64, d: u64, cnt: u64, k: &WalkKind, w: &mut Walked) {
+    let WalkKind { size, ws, wb, max } = *k;
+    let mut a = a;
+    let mut j = 0u64;
+    while j < cnt {
+        let (w0, w1) = if ws != u32::MAX {
+            (a >> ws, (a + size - 1) >> ws)
+        } else {
+            (a / wb, (a + size - 1) / wb)
+        };
+        if ws != u32::MAX && w0 == t.0 && w1 == w0 && t.1 <= max {
+            // This access and the following ones in the same word change nothing.
+            w.longest = w.longest.max(t.1);
+            let k = if d == 0 {
+                cnt - j
+            } else if (d as i64) > 0 {
+                let lim = (w0 << ws) + ((1u64 << ws) - size);
+                (lim - a) / d + 1
+            } else {
+                (a - (w0 << ws)) / d.wrapping_neg() + 1
+            };
+            let k = k.min(cnt - j);
+            j += k;
+            a = a.wrapping_add(k.wrapping_mul(d));
+            continue;
+        }
+        let (new, started) = burst_step(t, w0, w1, max);
+        w.bursts += started as u64;
+        w.words += new;
+        w.longest = w.longest.max(t.1);
+        j += 1;
+        a = a.wrapping_add(d);
+    }
+}
+
 impl Machine<'_> {
     /// An access of `site` at `addr` with issue slot `slot` that does not continue the site's
     /// run (the compiled fast path checks `next`/`nslot`): the second access of a run sets
-    /// its steps; otherwise the run is counted and a new one starts here.
+    /// its steps; otherwise the run ends (joins the site's rows or is counted) and a new one
+    /// starts here.
     pub fn batch_access(&mut self, site: u32, addr: u64, slot: u64, size: u64, elem: u64) {
         let s = site as usize;
         let Some(b) = self.batches.get_mut(s) else {
@@ -80,7 +167,7 @@ impl Machine<'_> {
         }
         if b.n > 0 {
             let r = *b;
-            self.count_run(s, &r);
+            self.retire(s, r);
         } else {
             self.batch_dirty.push(site);
         }
@@ -97,102 +184,99 @@ impl Machine<'_> {
         };
     }
 
-    /// Counts every pending run (see the module comment for when this must happen).
+    /// A finished run of site `s`: it extends the site's rows when it has their shape and its
+    /// first address continues their step; otherwise the rows are counted and start anew.
+    fn retire(&mut self, s: usize, r: Batch) {
+        let Some(p) = self.rows.get_mut(s) else {
+            self.count_rows(
+                s,
+                &Rows {
+                    r,
+                    delta: 0,
+                    m: 1,
+                    last: r.a0,
+                },
+            );
+            return;
+        };
+        if p.m > 0 {
+            let q = &p.r;
+            let same = q.n == r.n
+                && q.stride == r.stride
+                && q.dslot == r.dslot
+                && q.s0 == r.s0
+                && q.size == r.size
+                && q.elem == r.elem;
+            let d = r.a0.wrapping_sub(p.last);
+            if same && (p.m == 1 || d == p.delta) {
+                p.delta = d;
+                p.m += 1;
+                p.last = r.a0;
+                return;
+            }
+            let q = *p;
+            self.count_rows(s, &q);
+        }
+        self.rows[s] = Rows {
+            r,
+            delta: 0,
+            m: 1,
+            last: r.a0,
+        };
+    }
+
+    /// Counts every pending run and row set (see the module comment for when this must
+    /// happen).
     pub fn flush_batches(&mut self) {
         while let Some(site) = self.batch_dirty.pop() {
             let s = site as usize;
             let r = self.batches[s];
             self.batches[s] = Batch::EMPTY;
             if r.n > 0 {
-                self.count_run(s, &r);
+                self.retire(s, r);
+            }
+            if let Some(p) = self.rows.get_mut(s) {
+                let q = std::mem::replace(p, Rows::EMPTY);
+                if q.m > 0 {
+                    self.count_rows(s, &q);
+                }
             }
         }
     }
 
-    /// Counts run `r` of site `s` as `count` would count its accesses one by one, given that
-    /// the issue counters already advanced: access `i` has address `a0 + i * stride` and
-    /// issue slot `s0 + i * dslot`.
-    pub(super) fn count_run(&mut self, s: usize, r: &Batch) {
+    /// Counts rows `p` of site `s` as `count` would count their accesses one by one, given
+    /// that the issue counters already advanced: access `i` of row `j` has address
+    /// `a0 + j * delta + i * stride` and issue slot `s0 + i * dslot`, rows in order.
+    pub(super) fn count_rows(&mut self, s: usize, p: &Rows) {
         let ns = self.last.len();
         let (Some(row), Some(l)) = (self.counters.site_row(s), self.last.get_mut(s)) else {
             return;
         };
-        let (n, size, stride) = (r.n, r.size, r.stride);
-        if n == 0 {
+        let r = &p.r;
+        let (n, m, size, stride) = (r.n, p.m, r.size, r.stride);
+        let delta = if m > 1 { p.delta } else { 0 };
+        if n == 0 || m == 0 {
             return;
         }
-        let at = |i: u64| r.a0.wrapping_add(i.wrapping_mul(stride));
-        bump(&row[field::FIRES], n);
-        bump(&row[field::BYTES], size.wrapping_mul(n));
-        // An address of u64::MAX inside the run (not the last) would read as "no previous
-        // address" for the next one: counted access by access below.
-        let odd = {
-            let d = u64::MAX.wrapping_sub(r.a0);
-            if stride == 0 {
-                r.a0 == u64::MAX && n > 1
-            } else {
-                d % stride == 0 && d / stride < n - 1
-            }
+        let total = n.wrapping_mul(m);
+        let at = |i: u64, j: u64| {
+            r.a0.wrapping_add(j.wrapping_mul(delta))
+                .wrapping_add(i.wrapping_mul(stride))
         };
-        // Sequential and repeated: the first access against the site's last address, the
-        // others against their predecessor (the same test for all of them).
+        bump(&row[field::FIRES], total);
+        bump(&row[field::BYTES], size.wrapping_mul(total));
+        // Closed forms need addresses that do not wrap (and so are never u64::MAX, "no
+        // previous address"): the affine corners, as signed steps, stay within range.
+        let fits = {
+            let a0 = r.a0 as i128;
+            let di = (n - 1) as i128 * (stride as i64) as i128;
+            let dj = (m - 1) as i128 * (delta as i64) as i128;
+            let lo = a0 + di.min(0) + dj.min(0);
+            let hi = a0 + di.max(0) + dj.max(0) + size.max(1) as i128 - 1;
+            lo >= 0 && hi < u64::MAX as i128
+        };
         let prev = *l;
-        *l = at(n - 1);
-        let mut seq = 0u64;
-        let mut rep = 0u64;
-        let mut pv = prev;
-        let mut step = |a: u64, pv: u64| {
-            if pv != u64::MAX {
-                if a == pv.wrapping_add(size) {
-                    seq += 1;
-                } else if a == pv {
-                    rep += 1;
-                }
-            }
-        };
-        if odd {
-            for i in 0..n {
-                let a = at(i);
-                step(a, pv);
-                pv = a;
-            }
-        } else {
-            step(r.a0, prev);
-            if n > 1 {
-                step(at(1), r.a0);
-                let k = n - 2;
-                if stride == size {
-                    seq += k;
-                } else if stride == 0 {
-                    rep += k;
-                }
-            }
-        }
-        if seq > 0 {
-            bump(&row[field::SEQUENTIAL], seq);
-        }
-        if rep > 0 {
-            bump(&row[field::REPEATED], rep);
-        }
-        let align = if size.is_power_of_two() { size } else { r.elem };
-        let am = align.wrapping_sub(1);
-        let unaligned = if stride & am == 0 {
-            if r.a0 & am != 0 {
-                n
-            } else {
-                0
-            }
-        } else {
-            (0..n).filter(|&i| at(i) & am != 0).count() as u64
-        };
-        if unaligned > 0 {
-            bump(&row[field::UNALIGNED], unaligned);
-        }
-        if size == 0 {
-            return;
-        }
-        // Rule M6 and the burst trackers, access by access (word arithmetic by shift when
-        // the word is a power of two).
+        *l = at(n - 1, m - 1);
         let ws = self.word_shift;
         let wb = self.word_bytes;
         let words = |a: u64| -> (u64, u64) {
@@ -211,78 +295,141 @@ impl Machine<'_> {
             let (w0, w1) = words(a);
             w1 - w0 + 1 > need
         };
-        let crossing = if ws != u32::MAX && stride & ((1u64 << ws) - 1) == 0 {
-            if crosses(r.a0) {
-                n
-            } else {
-                0
+        let align = if size.is_power_of_two() { size } else { r.elem };
+        let am = align.wrapping_sub(1);
+        let (mut seq, mut rep, unaligned, crossing);
+        if fits {
+            // Sequential and repeated: the first access against the site's last address,
+            // then (n - 1) steps of `stride` per row and (m - 1) steps between rows.
+            seq = 0u64;
+            rep = 0u64;
+            let mut tally = |d: u64, k: u64| {
+                if d == size {
+                    seq += k;
+                } else if d == 0 {
+                    rep += k;
+                }
+            };
+            if prev != u64::MAX {
+                tally(r.a0.wrapping_sub(prev), 1);
             }
+            tally(stride, m * (n - 1));
+            tally(delta.wrapping_sub((n - 1).wrapping_mul(stride)), m - 1);
+            let steps = stride | delta;
+            unaligned = if align.is_power_of_two() && steps & am == 0 {
+                if r.a0 & am != 0 {
+                    total
+                } else {
+                    0
+                }
+            } else {
+                self::count_where(n, m, &at, |a| a & am != 0)
+            };
+            crossing = if ws != u32::MAX && steps & ((1u64 << ws) - 1) == 0 {
+                if size > 0 && crosses(r.a0) {
+                    total
+                } else {
+                    0
+                }
+            } else if size == 0 {
+                0
+            } else if ws != u32::MAX && size <= 1u64 << (r.a0 | steps | wb).trailing_zeros() {
+                // Every access starts at a multiple of a power of two at least `size` that
+                // divides the word: none leaves its word.
+                0
+            } else {
+                self::count_where(n, m, &at, crosses)
+            };
         } else {
-            (0..n).filter(|&i| crosses(at(i))).count() as u64
-        };
+            // Access by access, as `count` does.
+            let (mut sq, mut rp, mut un, mut cr) = (0u64, 0u64, 0u64, 0u64);
+            let mut pv = prev;
+            for j in 0..m {
+                for i in 0..n {
+                    let a = at(i, j);
+                    if pv != u64::MAX {
+                        if a == pv.wrapping_add(size) {
+                            sq += 1;
+                        } else if a == pv {
+                            rp += 1;
+                        }
+                    }
+                    pv = a;
+                    un += (a & am != 0) as u64;
+                    cr += (size > 0 && crosses(a)) as u64;
+                }
+            }
+            (seq, rep, unaligned, crossing) = (sq, rp, un, cr);
+        }
+        if seq > 0 {
+            bump(&row[field::SEQUENTIAL], seq);
+        }
+        if rep > 0 {
+            bump(&row[field::REPEATED], rep);
+        }
+        if unaligned > 0 {
+            bump(&row[field::UNALIGNED], unaligned);
+        }
         if crossing > 0 {
             bump(&row[field::CROSSING], crossing);
         }
+        if size == 0 {
+            return;
+        }
+        // Rule M6 and the burst trackers: one tracker for the whole set (a slot step of 0),
+        // fed row by row, or one tracker per access of a row, fed down the rows.
         let max = self.max_burst_words;
         let last_slot = r.s0.wrapping_add((n - 1).wrapping_mul(r.dslot));
         let top = r.s0.max(last_slot) as usize;
         if top >= self.burst_rows {
             self.add_burst_rows(top + 1, ns);
         }
-        let mut nwords = 0u64;
-        let mut nbursts = 0u64;
-        let mut longest = 0u64;
-        // One tracker per access (a step of one slot) or one tracker for the whole run.
-        let mut track = |b: &mut (u64, u64), w0: u64, w1: u64| {
-            let (new, started) = burst_step(b, w0, w1, max);
-            nbursts += started as u64;
-            nwords += new;
-            longest = longest.max(b.1);
+        // Word skipping needs addresses that do not wrap.
+        let k = WalkKind {
+            size,
+            ws: if fits { ws } else { u32::MAX },
+            wb,
+            max,
         };
+        let mut w = Walked::default();
         if r.dslot == 0 {
-            if let Some(b) = self.bursts.get_mut(r.s0 as usize * ns + s) {
-                let mut t = *b;
-                for i in 0..n {
-                    let (w0, w1) = words(at(i));
-                    track(&mut t, w0, w1);
+            if let Some(t) = self.bursts.get_mut(r.s0 as usize * ns + s) {
+                let mut tt = *t;
+                for j in 0..m {
+                    walk(&mut tt, at(0, j), stride, n, &k, &mut w);
                 }
-                *b = t;
+                *t = tt;
             }
         } else {
-            // One tracker per access, `ns` entries apart: one bounds check for the run, word
-            // arithmetic by shift (real boards) without a branch per access.
-            let first = r.s0 as usize * ns + s;
-            let last = first + (n as usize - 1) * ns;
-            match self.bursts.get_mut(first..=last) {
-                Some(bs) if ws != u32::MAX => {
-                    let mut a = r.a0;
-                    for b in bs.iter_mut().step_by(ns.max(1)) {
-                        track(b, a >> ws, (a + size - 1) >> ws);
-                        a = a.wrapping_add(stride);
-                    }
-                }
-                _ => {
-                    for i in 0..n {
-                        let slot = r.s0 as usize + i as usize;
-                        if let Some(b) = self.bursts.get_mut(slot * ns + s) {
-                            let (w0, w1) = words(at(i));
-                            track(b, w0, w1);
-                        }
-                    }
+            for i in 0..n {
+                let at_slot = (r.s0 + i) as usize * ns + s;
+                if let Some(t) = self.bursts.get_mut(at_slot) {
+                    walk(t, at(i, 0), delta, m, &k, &mut w);
                 }
             }
         }
-        if nwords > 0 {
-            bump(&row[field::WORDS], nwords);
+        if w.words > 0 {
+            bump(&row[field::WORDS], w.words);
         }
-        if nbursts > 0 {
-            bump(&row[field::BURSTS], nbursts);
+        if w.bursts > 0 {
+            bump(&row[field::BURSTS], w.bursts);
         }
-        let m = &row[field::MAX_BURST];
-        if m.load(Relaxed) < longest {
-            m.store(longest, Relaxed);
+        let mb = &row[field::MAX_BURST];
+        if mb.load(Relaxed) < w.longest {
+            mb.store(w.longest, Relaxed);
         }
     }
+}
+
+/// Accesses of an `n` x `m` row set whose address satisfies `f`.
+fn count_where(n: u64, m: u64, at: &impl Fn(u64, u64) -> u64, f: impl Fn(u64) -> bool) -> u64 {
+    let mut c = 0;
+    for j in 0..m {
+        for i in 0..n {
+            c += f(at(i, j)) as u64;
+        }
+    }
+    c
 }
 
 #[cfg(test)]
@@ -355,6 +502,66 @@ mod tests {
             }
             out
         })
+    }
+
+    /// The same loop in successive work-items: each site's run moves by its own step per
+    /// item (row sets), with an occasional row of another length or address (a break).
+    fn rows() -> impl Strategy<Value = Vec<Ev>> {
+        let site = (
+            prop_oneof![Just(0u64), 0u64..4096, Just((7u64 << 52) + 40)],
+            prop_oneof![
+                Just(0u64),
+                Just(4u64),
+                Just(8u64),
+                Just(64u64),
+                1u64..100,
+                Just(4u64.wrapping_neg())
+            ],
+            1u64..24,
+            prop_oneof![
+                Just(0u64),
+                Just(4u64),
+                Just(1u64),
+                Just(16u64),
+                Just(1024u64),
+                1u64..300,
+                Just(8u64.wrapping_neg())
+            ],
+        );
+        (
+            proptest::collection::vec(site, 1..=SITES as usize),
+            1u64..40,
+            proptest::option::of((0u64..40, 1u64..5)),
+            any::<bool>(),
+        )
+            .prop_map(|(sites, m, brk, items)| {
+                let mut out = Vec::new();
+                for j in 0..m {
+                    let (bj, extra) = brk.unwrap_or((u64::MAX, 0));
+                    let rows: Vec<Vec<u64>> = sites
+                        .iter()
+                        .map(|&(a0, st, n, d)| {
+                            let n = if j == bj { n + extra } else { n };
+                            let base = (a0 + (1 << 24)).wrapping_add(j.wrapping_mul(d));
+                            (0..n)
+                                .map(|i| base.wrapping_add(i.wrapping_mul(st)))
+                                .collect()
+                        })
+                        .collect();
+                    let longest = rows.iter().map(Vec::len).max().unwrap_or(0);
+                    for i in 0..longest {
+                        for (s, r) in rows.iter().enumerate() {
+                            if let Some(&a) = r.get(i) {
+                                out.push(Ev::Access(s as u32, a));
+                            }
+                        }
+                    }
+                    if items {
+                        out.push(Ev::NewItem);
+                    }
+                }
+                out
+            })
     }
 
     fn module() -> std::sync::Arc<fpgacl_kernel_compiler::ir::Module> {
@@ -457,6 +664,22 @@ mod tests {
                 prop_oneof![Just((4u64, 4u64)), Just((1, 1)), Just((16, 4)), Just((12, 4)), Just((64, 8)), Just((8, 8))],
                 SITES as usize),
             word in prop_oneof![Just(64u64), Just(32u64), Just(48u64)],
+        ) {
+            let a = count_all(&evs, &sizes, word, false);
+            let b = count_all(&evs, &sizes, word, true);
+            prop_assert_eq!(a, b);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn row_sets_count_like_single_accesses(
+            evs in rows(),
+            sizes in proptest::collection::vec(
+                prop_oneof![Just((4u64, 4u64)), Just((1, 1)), Just((16, 4)), Just((12, 4)), Just((64, 8)), Just((8, 8))],
+                SITES as usize),
+            word in prop_oneof![Just(64u64), Just(32u64), Just(48u64), Just(4u64)],
         ) {
             let a = count_all(&evs, &sizes, word, false);
             let b = count_all(&evs, &sizes, word, true);

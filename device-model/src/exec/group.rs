@@ -131,6 +131,7 @@ impl<'a> Worker<'a> {
                 },
                 issued_base: 0,
                 batches: vec![super::batch::Batch::EMPTY; plan.module.sites.len()],
+                rows: vec![super::batch::Rows::EMPTY; plan.module.sites.len()],
                 batch_dirty: Vec::with_capacity(plan.module.sites.len()),
                 word_bytes: plan.word_bytes,
                 max_burst_words: plan.max_burst_words,

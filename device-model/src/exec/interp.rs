@@ -139,6 +139,8 @@ pub struct Machine<'a> {
     /// Compiled kernels' pending runs of accesses per site and the sites that have one
     /// (`exec::batch`; empty vectors: no batching).
     pub batches: Vec<super::batch::Batch>,
+    /// Per site: finished runs of the same shape kept together (`exec::batch::Rows`).
+    pub rows: Vec<super::batch::Rows>,
     pub batch_dirty: Vec<u32>,
     /// Width of a memory word in bytes (board interface width) and the longest burst in words;
     /// both at least 1 (`Board::mem_word_bytes`, `Board::max_burst_words`).
