@@ -354,6 +354,9 @@ pub fn build(
         .compiled_code()
         .map(|c| c.code_info().total_size as usize)
         .unwrap_or(0);
+    if std::env::var_os("FPGACL_JIT_CLIF").is_some() {
+        eprintln!("; clif of kernel {}\n{}", f.name, ctx.func.display());
+    }
     if disasm {
         if let Some(v) = ctx.compiled_code().and_then(|c| c.vcode.as_deref()) {
             eprintln!("; kernel {} ({size} bytes)\n{v}", f.name);
@@ -404,6 +407,12 @@ struct Tr<'a, 'b> {
     /// argument, a constant or zero, as in the register template) for the whole run: a
     /// barrier does not store them and a resume does not reload them.
     written: Vec<bool>,
+    /// Float views of slot values, so that a chain of float ops passes floats, not a bitcast
+    /// pair per op (Cranelift keeps such pairs): the i64 slot encoding made by
+    /// `of_f32`/`of_f64` maps to the float it encodes, valid wherever the encoding is (the
+    /// float dominates it; block `None`); a conversion made at a use is reused only in the
+    /// block it was made in (it need not dominate the others).
+    fviews: std::collections::HashMap<Value, (Value, Option<Block>)>,
     /// Kernels with barriers: the resume dispatch (filled in once every op is translated)
     /// and the common barrier exit that every barrier jumps to.
     dispatch: Option<Block>,
@@ -623,6 +632,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             consts,
             const_written: false,
             written: vec![false; ns],
+            fviews: std::collections::HashMap::new(),
             dispatch: None,
             barrier_exit: None,
             spec,
@@ -873,22 +883,60 @@ impl<'a, 'b> Tr<'a, 'b> {
         }
     }
 
+    /// A known view of `x` of type `t` usable here.
+    fn view(&self, x: Value, t: Type) -> Option<Value> {
+        let &(f, blk) = self.fviews.get(&x)?;
+        let here = blk.is_none() || blk == self.b.current_block();
+        (here && self.b.func.dfg.value_type(f) == t).then_some(f)
+    }
+
+    /// The float a slot value of kind F32 or F64 encodes.
+    fn float_view(&mut self, x: Value, t: Type) -> Value {
+        if let Some(f) = self.view(x, t) {
+            return f;
+        }
+        let f = if t == types::F32 {
+            let r = self.b.ins().ireduce(I32, x);
+            self.b.ins().bitcast(types::F32, MemFlagsData::new(), r)
+        } else {
+            self.b.ins().bitcast(types::F64, MemFlagsData::new(), x)
+        };
+        let here = self.b.current_block();
+        self.fviews.insert(x, (f, here));
+        f
+    }
+
+    /// The slot encoding of float `x` (F32 or F64).
+    fn float_slot(&mut self, x: Value) -> Value {
+        if let Some(v) = self.view(x, I64) {
+            return v;
+        }
+        let v = if self.b.func.dfg.value_type(x) == types::F32 {
+            let r = self.b.ins().bitcast(I32, MemFlagsData::new(), x);
+            self.b.ins().uextend(I64, r)
+        } else {
+            self.b.ins().bitcast(I64, MemFlagsData::new(), x)
+        };
+        let here = self.b.current_block();
+        self.fviews.insert(v, (x, None));
+        self.fviews.insert(x, (v, here));
+        v
+    }
+
     fn f32_of(&mut self, x: Value) -> Value {
-        let r = self.b.ins().ireduce(I32, x);
-        self.b.ins().bitcast(types::F32, MemFlagsData::new(), r)
+        self.float_view(x, types::F32)
     }
 
     fn of_f32(&mut self, x: Value) -> Value {
-        let r = self.b.ins().bitcast(I32, MemFlagsData::new(), x);
-        self.b.ins().uextend(I64, r)
+        self.float_slot(x)
     }
 
     fn f64_of(&mut self, x: Value) -> Value {
-        self.b.ins().bitcast(types::F64, MemFlagsData::new(), x)
+        self.float_view(x, types::F64)
     }
 
     fn of_f64(&mut self, x: Value) -> Value {
-        self.b.ins().bitcast(I64, MemFlagsData::new(), x)
+        self.float_slot(x)
     }
 
     /// `sqrt` or `rsqrt` of operand value `x` inline (see [`lane_inlinable`]), as
