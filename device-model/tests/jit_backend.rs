@@ -114,6 +114,43 @@ __kernel void wide_index(__global const int *in, __global int *out) {
     out[(long)i * 0x1000000000L + i] = i;
 }
 
+// Conversions the JIT does inline (integer <-> float, float <-> double) on edge values:
+// NaN, infinities, out-of-range, negative to unsigned, halves, and the helper's cases
+// (directed rounding, half, saturating integer narrowing) beside them.
+__kernel void conversions(__global const uint *in, __global uint *out) {
+    int i = get_global_id(0);
+    uint u = in[i];
+    float f = as_float(u);
+    double d = (double)f * 3.0;
+    int s = (int)u;
+    ulong ul = ((ulong)u << 33) | u;
+    __global uint *o = out + i * 24;
+    o[0] = (uint)(int)f;
+    o[1] = (uint)f;
+    o[2] = (uint)(char)f + ((uint)(uchar)f << 8) + ((uint)(ushort)f << 16);
+    o[3] = (uint)(short)f;
+    o[4] = (uint)(long)f;
+    o[5] = (uint)((ulong)f >> 20);
+    o[6] = as_uint((float)s);
+    o[7] = as_uint((float)u);
+    o[8] = as_uint((float)ul);
+    o[9] = as_uint((float)(long)ul);
+    o[10] = (uint)(as_ulong((double)ul) >> 17);
+    o[11] = (uint)as_ulong((double)s);
+    o[12] = as_uint((float)d);
+    o[13] = (uint)(as_ulong(d) >> 29);
+    o[14] = (uint)(int)d + (uint)(uchar)d;
+    o[15] = (uint)((long)d >> 3);
+    o[16] = (uint)((ulong)d >> 7);
+    o[17] = as_uint(convert_float_rtz(s)) ^ as_uint(convert_float_rtp(ul));
+    o[18] = (uint)convert_int_rte(f) + (uint)convert_int_sat_rtn(d);
+    o[19] = (uint)convert_uchar_sat(f) + ((uint)convert_short_sat(d) << 8);
+    o[20] = as_uint(convert_float_rtn(d));
+    o[21] = (uint)as_ushort(convert_half(f));
+    o[22] = (uint)convert_uint_sat(f);
+    o[23] = as_uint((float)(short)s);
+}
+
 __kernel void stencil(__global const int *in, __global int *out) {
     int i = get_global_id(0);
     out[i] = in[i - 1] + in[i + 1];
@@ -316,6 +353,43 @@ fn cases() -> Vec<Case> {
                 vec![0; 1],
             ],
             args: vec![Ok(0), Ok(1), Ok(2)],
+        },
+        Case {
+            kernel: "conversions",
+            dims: 1,
+            global: [48, 1, 1],
+            local: Some([8, 1, 1]),
+            bufs: vec![
+                {
+                    let mut v = floats(48, 12);
+                    let edge = [
+                        f32::NAN.to_bits(),
+                        f32::INFINITY.to_bits(),
+                        f32::NEG_INFINITY.to_bits(),
+                        (-0.5f32).to_bits(),
+                        (-1.5f32).to_bits(),
+                        2147483648.0f32.to_bits(),
+                        (-2147483904.0f32).to_bits(),
+                        4294967296.0f32.to_bits(),
+                        1e20f32.to_bits(),
+                        (-1e20f32).to_bits(),
+                        200.7f32.to_bits(),
+                        (-200.7f32).to_bits(),
+                        70000.5f32.to_bits(),
+                        16777217.0f32.to_bits(),
+                        0x8000_0000,
+                        0xffff_ffff,
+                        0x7fff_ffff,
+                        1,
+                        0x0100_0001,
+                        0x7f7f_ffff,
+                    ];
+                    v[..edge.len()].copy_from_slice(&edge);
+                    v
+                },
+                vec![0; 48 * 24],
+            ],
+            args: vec![Ok(0), Ok(1)],
         },
         Case {
             kernel: "stencil",

@@ -18,8 +18,8 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module as ClifModule};
 use fpgacl_kernel_compiler::ir::{
-    ArgKind, BinOp, BuiltinFn, CmpOp, Function, Module, Scalar, UnOp, WorkItemFn, OFFSET_MASK,
-    REGION_SHIFT,
+    ArgKind, BinOp, BuiltinFn, CmpOp, Function, Module, Rounding, Scalar, UnOp, WorkItemFn,
+    OFFSET_MASK, REGION_SHIFT,
 };
 use std::mem::{offset_of, size_of};
 
@@ -880,6 +880,79 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let c = self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0);
                 self.b.ins().uextend(I64, c)
             }
+        }
+    }
+
+    /// `values::convert` inline where Cranelift's conversions are the same IEEE operations:
+    /// integer to float and float to float rounded to nearest even, float to integer toward
+    /// zero with NaN giving 0 and out-of-range values clamped to the kind's range (what
+    /// `convert` does with or without `_sat`). Half floats, booleans, integer to integer and
+    /// the directed roundings stay with the helper (`None`).
+    fn convert_inline(&mut self, from: Scalar, to: Scalar, r: Rounding, v: Value) -> Option<Value> {
+        use Scalar as S;
+        let int = |k: Scalar| !matches!(k, S::Bool | S::F16 | S::F32 | S::F64);
+        let ftype = |k: Scalar| if k == S::F32 { types::F32 } else { types::F64 };
+        let nearest = matches!(r, Rounding::Default | Rounding::Rte);
+        let toward_zero = matches!(r, Rounding::Default | Rounding::Rtz);
+        match (from, to) {
+            (f, S::F32 | S::F64) if int(f) && nearest => {
+                let i = self.norm(f, v);
+                let x = if f == S::U64 {
+                    self.b.ins().fcvt_from_uint(ftype(to), i)
+                } else {
+                    self.b.ins().fcvt_from_sint(ftype(to), i)
+                };
+                Some(self.float_slot(x))
+            }
+            (S::F32, S::F64) => {
+                let x = self.f32_of(v);
+                let y = self.b.ins().fpromote(types::F64, x);
+                Some(self.float_slot(y))
+            }
+            (S::F64, S::F32) if nearest => {
+                let x = self.f64_of(v);
+                let y = self.b.ins().fdemote(types::F32, x);
+                Some(self.float_slot(y))
+            }
+            (S::F32 | S::F64, t) if int(t) && toward_zero => {
+                let x = self.float_view(v, ftype(from));
+                let signed = t.is_signed();
+                let wide = matches!(t, S::I64 | S::U64);
+                let it = if wide { I64 } else { I32 };
+                let y = if signed {
+                    self.b.ins().fcvt_to_sint_sat(it, x)
+                } else {
+                    self.b.ins().fcvt_to_uint_sat(it, x)
+                };
+                let y = match t {
+                    S::I8 | S::I16 => {
+                        let (lo, hi) = if t == S::I8 {
+                            (-128, 127)
+                        } else {
+                            (-32768, 32767)
+                        };
+                        let lo = self.b.ins().iconst(I32, lo);
+                        let hi = self.b.ins().iconst(I32, hi);
+                        let y = self.b.ins().smax(y, lo);
+                        self.b.ins().smin(y, hi)
+                    }
+                    S::U8 | S::U16 => {
+                        let hi = if t == S::U8 { 255 } else { 65535 };
+                        let hi = self.b.ins().iconst(I32, hi);
+                        self.b.ins().umin(y, hi)
+                    }
+                    _ => y,
+                };
+                let y = if wide {
+                    y
+                } else if signed {
+                    self.b.ins().sextend(I64, y)
+                } else {
+                    self.b.ins().uextend(I64, y)
+                };
+                Some(self.norm(t, y))
+            }
+            _ => None,
         }
     }
 
@@ -2232,6 +2305,10 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let mut out = Vec::new();
                 for i in 0..c.n {
                     let v = self.v(c.s + i);
+                    if let Some(y) = self.convert_inline(c.from, c.to, c.rounding, v) {
+                        out.push(y);
+                        continue;
+                    }
                     let pcv = self.c32(pc);
                     out.push(
                         self.call(
