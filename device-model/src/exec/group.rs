@@ -450,7 +450,11 @@ impl<'a> Worker<'a> {
                 let r = match &mut jit {
                     Some((j, g)) => match super::jit::run_in(j, g, &mut self.m, regs, &mut pc) {
                         Some(r) => r,
-                        None => self.m.run(regs, &mut pc),
+                        None => {
+                            // Items stopped at a barrier leave their runs pending.
+                            self.m.flush_batches();
+                            self.m.run(regs, &mut pc)
+                        }
                     },
                     None => self.m.run(regs, &mut pc),
                 };
@@ -458,9 +462,14 @@ impl<'a> Worker<'a> {
                 match r {
                     Ok(Exit::Return) => self.state[i] = DONE,
                     Ok(Exit::Barrier) => self.state[i] = AT_BARRIER,
-                    Err(t) => return Err(self.fault(t)),
+                    Err(t) => {
+                        self.m.flush_batches();
+                        return Err(self.fault(t));
+                    }
                 }
             }
+            // Runs left pending at the barrier by compiled items are counted once per round.
+            self.m.flush_batches();
             let done = self.state.iter().filter(|&&s| s == DONE).count();
             if done == l {
                 return Ok(());

@@ -501,13 +501,17 @@ pub fn run_in(
 }
 
 /// After a compiled call for one work-item ([`run`], [`run_in`]) with status `st`: the
-/// machine takes the clock and poll back, its pending runs of accesses are counted, and the
-/// status becomes the item's exit (`*pc`: past the end, after the barrier, or the trap's op).
+/// machine takes the clock and poll back, its pending runs of accesses are counted (except at
+/// a barrier: the group's items go on in compiled code, and `run_sync` counts them once per
+/// round of the group's items), and the status becomes the item's exit (`*pc`: past the
+/// end, after the barrier, or the trap's op).
 #[inline]
 fn item_exit(m: &mut Machine<'_>, f: &mut Frame, st: u32, pc: &mut u32) -> Result<Exit, Trap> {
     m.clock = f.clock;
     m.poll = f.poll as u32;
-    m.flush_batches();
+    if st != translate::BARRIER {
+        m.flush_batches();
+    }
     if st == 0 {
         *pc = m.code.ops.len() as u32;
         return Ok(Exit::Return);
