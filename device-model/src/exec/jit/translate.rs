@@ -823,6 +823,21 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.inst_results(inst).first().copied()
     }
 
+    /// A two-way branch to op `t` when the condition of the op is true, else to op `f`,
+    /// given `not_c` (the condition negated): the false target is the branch's first
+    /// successor. Cranelift's e-graph moves loop-invariant code out of a loop only while its
+    /// dominator-tree walk still has the loop on its loop stack, and that walk drops the loop
+    /// for good when it visits a block outside the loop before the last block inside it that
+    /// hangs off the same branch; with this order a loop's body (typically `t`) is visited
+    /// first, so invariant values computed before a loop stay out of it (measured on
+    /// mandelbrot: its `cx`, `cy` divisions were recomputed on every iteration).
+    fn brif_loop_friendly(&mut self, not_c: Value, t: u32, f: u32) {
+        let (bt, bf) = (self.blocks[t as usize], self.blocks[f as usize]);
+        self.b.ins().brif(not_c, bf.unwrap(), &[], bt.unwrap(), &[]);
+        self.pred_done(t as usize);
+        self.pred_done(f as usize);
+    }
+
     /// A jump to the block of op `t` (counts one emitted predecessor of it).
     fn jump_op(&mut self, t: usize) {
         let blk = self.blocks[t].expect("jump target starts a block");
@@ -1824,10 +1839,8 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.jump_op(t as usize);
                 } else {
                     let cv = self.v(c);
-                    let (bt, bf) = (self.blocks[t as usize], self.blocks[f as usize]);
-                    self.b.ins().brif(cv, bt.unwrap(), &[], bf.unwrap(), &[]);
-                    self.pred_done(t as usize);
-                    self.pred_done(f as usize);
+                    let nc = self.b.ins().icmp_imm_s(IntCC::Equal, cv, 0);
+                    self.brif_loop_friendly(nc, t, f);
                 }
             }
             Op::BrCmpS { op, a, b, t, f } | Op::BrCmpU { op, a, b, t, f } => {
@@ -1837,10 +1850,8 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.jump_op(t as usize);
                 } else {
                     let c = self.icmp(op, signed, x, y);
-                    let (bt, bf) = (self.blocks[t as usize], self.blocks[f as usize]);
-                    self.b.ins().brif(c, bt.unwrap(), &[], bf.unwrap(), &[]);
-                    self.pred_done(t as usize);
-                    self.pred_done(f as usize);
+                    let nc = self.b.ins().icmp_imm_s(IntCC::Equal, c, 0);
+                    self.brif_loop_friendly(nc, t, f);
                 }
             }
             Op::Switch(x) => {
