@@ -196,55 +196,75 @@ fn leaders(code: &Code) -> Result<Vec<bool>, String> {
     Ok(leader)
 }
 
+/// The control-flow graph of `code`'s basic blocks: the block of each op and each block's
+/// successors.
+struct BlockGraph {
+    block_of: Vec<usize>,
+    succ: Vec<Vec<usize>>,
+}
+
+impl BlockGraph {
+    fn of(code: &Code) -> Option<BlockGraph> {
+        let ops = &code.ops;
+        let n = ops.len();
+        let leader = leaders(code).ok()?;
+        let starts: Vec<usize> = (0..n).filter(|&i| leader[i]).collect();
+        let mut block_of = vec![0usize; n];
+        for (b, &st) in starts.iter().enumerate() {
+            let end = starts.get(b + 1).copied().unwrap_or(n);
+            block_of[st..end].fill(b);
+        }
+        let succ: Vec<Vec<usize>> = (0..starts.len())
+            .map(|b| {
+                let end = starts.get(b + 1).copied().unwrap_or(n);
+                let last = &ops[end - 1];
+                if is_term(last) {
+                    targets(last, code)
+                        .into_iter()
+                        .map(|t| block_of[t as usize])
+                        .collect()
+                } else if end < n {
+                    vec![block_of[end]]
+                } else {
+                    vec![]
+                }
+            })
+            .collect();
+        Some(BlockGraph { block_of, succ })
+    }
+
+    /// Whether block `to` is reachable from the successors of block `from`.
+    fn reaches(&self, from: &[usize], to: usize) -> bool {
+        let mut seen = vec![false; self.succ.len()];
+        let mut stack: Vec<usize> = from.to_vec();
+        while let Some(x) = stack.pop() {
+            if x == to {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[x], true) {
+                stack.extend(&self.succ[x]);
+            }
+        }
+        false
+    }
+
+    /// A block is on a cycle when it is reachable from one of its successors.
+    fn on_cycle(&self, b: usize) -> bool {
+        self.reaches(&self.succ[b], b)
+    }
+}
+
 /// Per site: whether a work-item executes it at most once, so that its issue slot is always 0
 /// (issue counters restart with each work-item): the site belongs to one load or store, and
 /// that op is on no cycle of the control-flow graph.
 pub fn once_sites(code: &Code, nsites: usize) -> Vec<bool> {
-    let ops = &code.ops;
-    let n = ops.len();
-    let Ok(leader) = leaders(code) else {
+    let Some(g) = BlockGraph::of(code) else {
         return vec![false; nsites];
-    };
-    let starts: Vec<usize> = (0..n).filter(|&i| leader[i]).collect();
-    let mut block_of = vec![0usize; n];
-    for (b, &st) in starts.iter().enumerate() {
-        let end = starts.get(b + 1).copied().unwrap_or(n);
-        block_of[st..end].fill(b);
-    }
-    let succ: Vec<Vec<usize>> = (0..starts.len())
-        .map(|b| {
-            let end = starts.get(b + 1).copied().unwrap_or(n);
-            let last = &ops[end - 1];
-            if is_term(last) {
-                targets(last, code)
-                    .into_iter()
-                    .map(|t| block_of[t as usize])
-                    .collect()
-            } else if end < n {
-                vec![block_of[end]]
-            } else {
-                vec![]
-            }
-        })
-        .collect();
-    // A block is on a cycle when it is reachable from one of its successors.
-    let on_cycle = |b: usize| {
-        let mut seen = vec![false; succ.len()];
-        let mut stack: Vec<usize> = succ[b].clone();
-        while let Some(x) = stack.pop() {
-            if x == b {
-                return true;
-            }
-            if !std::mem::replace(&mut seen[x], true) {
-                stack.extend(&succ[x]);
-            }
-        }
-        false
     };
     let mut uses = vec![0u32; nsites];
     let mut cyclic = vec![false; nsites];
-    let mut memo: Vec<Option<bool>> = vec![None; starts.len()];
-    for (i, op) in ops.iter().enumerate() {
+    let mut memo: Vec<Option<bool>> = vec![None; g.succ.len()];
+    for (i, op) in code.ops.iter().enumerate() {
         let site = match *op {
             Op::LoadIdx { site, .. }
             | Op::StoreIdx { site, .. }
@@ -256,11 +276,31 @@ pub fn once_sites(code: &Code, nsites: usize) -> Vec<bool> {
             continue;
         };
         *u += 1;
-        let b = block_of[i];
-        let c = *memo[b].get_or_insert_with(|| on_cycle(b));
+        let b = g.block_of[i];
+        let c = *memo[b].get_or_insert_with(|| g.on_cycle(b));
         cyclic[site as usize] |= c;
     }
     (0..nsites).map(|s| uses[s] == 1 && !cyclic[s]).collect()
+}
+
+/// Per op: for a two-way branch whose false target is on a cycle through the branch and
+/// whose true target is not (the loop goes on when the condition is false), `true`: the
+/// branch then names its true target first (see [`Tr::brif_loop_friendly`]).
+fn body_on_false(code: &Code) -> Vec<bool> {
+    let n = code.ops.len();
+    let Some(g) = BlockGraph::of(code) else {
+        return vec![false; n];
+    };
+    (0..n)
+        .map(|pc| match code.ops[pc] {
+            Op::Br { t, f, .. } | Op::BrCmpS { t, f, .. } | Op::BrCmpU { t, f, .. } if t != f => {
+                let b = g.block_of[pc];
+                let in_loop = |x: u32| g.reaches(&[g.block_of[x as usize]], b);
+                in_loop(f) && !in_loop(t)
+            }
+            _ => false,
+        })
+        .collect()
 }
 
 /// Whether `op` runs on the interpreter through `h_cold`.
@@ -407,6 +447,9 @@ struct Tr<'a, 'b> {
     /// argument, a constant or zero, as in the register template) for the whole run: a
     /// barrier does not store them and a resume does not reload them.
     written: Vec<bool>,
+    /// Per op: a two-way branch that stays in its loop when its condition is false
+    /// ([`body_on_false`]).
+    body_on_false: Vec<bool>,
     /// Float views of slot values, so that a chain of float ops passes floats, not a bitcast
     /// pair per op (Cranelift keeps such pairs): the i64 slot encoding made by
     /// `of_f32`/`of_f64` maps to the float it encodes, valid wherever the encoding is (the
@@ -633,6 +676,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             const_written: false,
             written: vec![false; ns],
             fviews: std::collections::HashMap::new(),
+            body_on_false: body_on_false(code),
             dispatch: None,
             barrier_exit: None,
             spec,
@@ -823,17 +867,25 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.inst_results(inst).first().copied()
     }
 
-    /// A two-way branch to op `t` when the condition of the op is true, else to op `f`,
-    /// given `not_c` (the condition negated): the false target is the branch's first
-    /// successor. Cranelift's e-graph moves loop-invariant code out of a loop only while its
-    /// dominator-tree walk still has the loop on its loop stack, and that walk drops the loop
-    /// for good when it visits a block outside the loop before the last block inside it that
-    /// hangs off the same branch; with this order a loop's body (typically `t`) is visited
-    /// first, so invariant values computed before a loop stay out of it (measured on
-    /// mandelbrot: its `cx`, `cy` divisions were recomputed on every iteration).
-    fn brif_loop_friendly(&mut self, not_c: Value, t: u32, f: u32) {
-        let (bt, bf) = (self.blocks[t as usize], self.blocks[f as usize]);
-        self.b.ins().brif(not_c, bf.unwrap(), &[], bt.unwrap(), &[]);
+    /// A two-way branch at op `pc` to op `t` when condition `c` (an integer, true when not 0)
+    /// holds, else to op `f`. Cranelift's e-graph moves loop-invariant code out of a loop only
+    /// while its dominator-tree walk has the loop on its loop stack, and the walk drops the
+    /// loop for good when it visits a block outside the loop before the last block inside it
+    /// that hangs off the same branch. The walk visits the branch's second target first, so
+    /// the target that stays in the loop is named second: the true one unless
+    /// [`body_on_false`] says otherwise (measured on mandelbrot: its `cx`, `cy` divisions
+    /// were recomputed on every iteration).
+    fn brif_loop_friendly(&mut self, pc: u32, c: Value, t: u32, f: u32) {
+        let (bt, bf) = (
+            self.blocks[t as usize].unwrap(),
+            self.blocks[f as usize].unwrap(),
+        );
+        if self.body_on_false[pc as usize] {
+            self.b.ins().brif(c, bt, &[], bf, &[]);
+        } else {
+            let nc = self.b.ins().icmp_imm_s(IntCC::Equal, c, 0);
+            self.b.ins().brif(nc, bf, &[], bt, &[]);
+        }
         self.pred_done(t as usize);
         self.pred_done(f as usize);
     }
@@ -1839,8 +1891,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.jump_op(t as usize);
                 } else {
                     let cv = self.v(c);
-                    let nc = self.b.ins().icmp_imm_s(IntCC::Equal, cv, 0);
-                    self.brif_loop_friendly(nc, t, f);
+                    self.brif_loop_friendly(pc, cv, t, f);
                 }
             }
             Op::BrCmpS { op, a, b, t, f } | Op::BrCmpU { op, a, b, t, f } => {
@@ -1850,8 +1901,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.jump_op(t as usize);
                 } else {
                     let c = self.icmp(op, signed, x, y);
-                    let nc = self.b.ins().icmp_imm_s(IntCC::Equal, c, 0);
-                    self.brif_loop_friendly(nc, t, f);
+                    self.brif_loop_friendly(pc, c, t, f);
                 }
             }
             Op::Switch(x) => {
