@@ -1617,7 +1617,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         if self.once.get(site as usize).copied().unwrap_or(false) {
             // Executed at most once per work-item: its issue slot is 0 and nothing reads its
             // issue counter after this access (the worker resets it for the next item).
-            return self.extend_run(site, addr, zero, size, elem);
+            return self.extend_run(site, addr, zero, size, elem, true);
         }
         let islot = self.b.create_block();
         let have = self.b.create_block();
@@ -1639,12 +1639,22 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.switch_to_block(have);
         self.b.seal_block(have);
         let slot = self.b.use_var(slotv);
-        self.extend_run(site, addr, slot, size, elem);
+        self.extend_run(site, addr, slot, size, elem, false);
     }
 
     /// The access at `addr` with issue slot `slot` continues its site's run (extended in
-    /// place) or goes to `h_batch` ([`Tr::count_batched`]).
-    fn extend_run(&mut self, site: u32, addr: Value, slot: Value, size: u64, elem: u64) {
+    /// place) or goes to `h_batch` ([`Tr::count_batched`]). A site executed once per
+    /// work-item (`once`) always has slot 0, so its runs' slot step is 0 and their next slot
+    /// never changes: it is not rewritten.
+    fn extend_run(
+        &mut self,
+        site: u32,
+        addr: Value,
+        slot: Value,
+        size: u64,
+        elem: u64,
+        once: bool,
+    ) {
         use super::super::batch::Batch;
         let rw = MemFlagsData::trusted();
         let bo = (site as usize * size_of::<Batch>()) as i32;
@@ -1667,9 +1677,11 @@ impl<'a, 'b> Tr<'a, 'b> {
         let st = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, stride)));
         let nx1 = self.b.ins().iadd(nx, st);
         self.b.ins().store(rw, nx1, bp, f(offset_of!(Batch, next)));
-        let ds = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, dslot)));
-        let ns1 = self.b.ins().iadd(nsl, ds);
-        self.b.ins().store(rw, ns1, bp, f(offset_of!(Batch, nslot)));
+        if !once {
+            let ds = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, dslot)));
+            let ns1 = self.b.ins().iadd(nsl, ds);
+            self.b.ins().store(rw, ns1, bp, f(offset_of!(Batch, nslot)));
+        }
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
