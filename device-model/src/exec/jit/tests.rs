@@ -222,3 +222,36 @@ fn sites_outside_loops_are_executed_once_per_work_item() {
     }
     assert!(looped >= 4);
 }
+
+#[test]
+fn branches_that_stay_in_their_loop_when_false_are_found() {
+    // A `for` loop tests "go on" (true stays in the loop); `if (c) break;` leaves the loop
+    // when true, and so stays in it when false; an `if` outside loops is neither.
+    let m = module(
+        "__kernel void k(__global int *a, int n) {\n\
+         int s = 0;\n\
+         for (int j = 0; j < n; j++) s += a[j];\n\
+         int w = 0;\n\
+         while (1) { if (w >= n) break; w += a[w & 7] + 1; }\n\
+         if (n > 3) s += w;\n\
+         a[0] = s;\n}\n",
+    );
+    let code = decode(&m, &m.kernels[0]).expect("decodes");
+    let flags = translate::body_on_false(&code);
+    let branches: Vec<usize> = (0..code.ops.len())
+        .filter(|&pc| {
+            matches!(
+                code.ops[pc],
+                crate::exec::code::Op::Br { t, f, .. }
+                    | crate::exec::code::Op::BrCmpS { t, f, .. }
+                    | crate::exec::code::Op::BrCmpU { t, f, .. } if t != f
+            )
+        })
+        .collect();
+    assert!(branches.len() >= 3, "{branches:?}");
+    let flagged = branches.iter().filter(|&&pc| flags[pc]).count();
+    assert_eq!(
+        flagged, 1,
+        "only the break's branch: {branches:?} {flags:?}"
+    );
+}

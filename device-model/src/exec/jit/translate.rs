@@ -286,7 +286,7 @@ pub fn once_sites(code: &Code, nsites: usize) -> Vec<bool> {
 /// Per op: for a two-way branch whose false target is on a cycle through the branch and
 /// whose true target is not (the loop goes on when the condition is false), `true`: the
 /// branch then names its true target first (see [`Tr::brif_loop_friendly`]).
-fn body_on_false(code: &Code) -> Vec<bool> {
+pub fn body_on_false(code: &Code) -> Vec<bool> {
     let n = code.ops.len();
     let Some(g) = BlockGraph::of(code) else {
         return vec![false; n];
