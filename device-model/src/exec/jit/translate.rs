@@ -447,6 +447,11 @@ struct Tr<'a, 'b> {
     /// argument, a constant or zero, as in the register template) for the whole run: a
     /// barrier does not store them and a resume does not reload them.
     written: Vec<bool>,
+    /// Pointer values made by `ptr_add` mapped to a value with the same region number (the
+    /// pointer they were computed from, or its own such value): `ptr_add` keeps the region
+    /// on both of its paths, and the earlier value dominates the later, so an access finds
+    /// its region's table entry from a value that is often loop-invariant.
+    region_src: std::collections::HashMap<Value, Value>,
     /// Per op: a two-way branch that stays in its loop when its condition is false
     /// ([`body_on_false`]).
     body_on_false: Vec<bool>,
@@ -677,6 +682,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             written: vec![false; ns],
             fviews: std::collections::HashMap::new(),
             body_on_false: body_on_false(code),
+            region_src: std::collections::HashMap::new(),
             dispatch: None,
             barrier_exit: None,
             spec,
@@ -1235,6 +1241,14 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+        let r = self.v(d);
+        let src = self.region_of(p);
+        self.region_src.insert(r, src);
+    }
+
+    /// A value with the region number of pointer `p` (see `region_src`).
+    fn region_of(&self, p: Value) -> Value {
+        self.region_src.get(&p).copied().unwrap_or(p)
     }
 
     /// `t = base + idx << sl` (`interp::indexed`), returned.
@@ -2022,6 +2036,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                 site,
             } => {
                 let region = self.v(base);
+                let region = self.region_of(region);
                 let addr = self.indexed(t, base, idx, sl);
                 self.load(k, 1, d, addr, region, pc, site);
             }
@@ -2035,16 +2050,19 @@ impl<'a, 'b> Tr<'a, 'b> {
                 site,
             } => {
                 let region = self.v(base);
+                let region = self.region_of(region);
                 let addr = self.indexed(t, base, idx, sl);
                 self.store(k, 1, s, addr, region, pc, site);
             }
             Op::Load { k, n, d, a, site } => {
                 let addr = self.v(a);
-                self.load(k, n as u32, d, addr, addr, pc, site);
+                let region = self.region_of(addr);
+                self.load(k, n as u32, d, addr, region, pc, site);
             }
             Op::Store { k, n, s, a, site } => {
                 let addr = self.v(a);
-                self.store(k, n as u32, s, addr, addr, pc, site);
+                let region = self.region_of(addr);
+                self.store(k, n as u32, s, addr, region, pc, site);
             }
             Op::WorkItemC { f, d, dim } => {
                 let off = match f {
