@@ -519,6 +519,15 @@ impl Drop for SideGuard<'_> {
 #[repr(align(128))]
 struct Parker {
     sleepers: AtomicU32,
+    /// The FIFO's watch flag (see `Fifo::arm`): with `sleepers`, what a publication loads,
+    /// and written only by waiters and watchers, so not on the cache line of the fields every
+    /// operation reads.
+    armed: AtomicBool,
+    /// Parks so far, and the writer's counter at the last check of the park rate.
+    parks: AtomicU64,
+    park_mark: AtomicU64,
+    /// Checks of the park rate in a row that found parks dense (see [`PARK_STRIKES`]).
+    park_strikes: AtomicU32,
     park: Mutex<()>,
     cv: Condvar,
 }
@@ -645,11 +654,10 @@ pub struct Fifo {
     store: Store,
     /// Parked operations, and the lock/condition they park on.
     parker: Arc<Parker>,
-    /// Set by a parked or timed waiting operation before each check of its condition; the
-    /// next operation clears it, advances `sim` and signals [`SIM`] (once: the waiter re-arms
-    /// it when it looks again, so a stream of operations past a parked partner costs no
-    /// shared atomic per value).
-    armed: AtomicBool,
+    /// A watcher's flag lives in the parker (`Parker::armed`): set by a parked or timed
+    /// waiting operation before each check of its condition; the next operation clears it,
+    /// advances `sim` and signals [`SIM`] (once: the waiter re-arms it when it looks again, so
+    /// a stream of operations past a parked partner costs no shared atomic per value).
     /// The FIFO's change count while someone watches it.
     sim: Arc<SimCell>,
     /// How publications and waits are ordered ([`ASYM`], [`SWITCHING`], [`FENCED`]).
@@ -657,11 +665,6 @@ pub struct Fifo {
     /// Elements a kernel's word-sized operations may hold back before they publish their
     /// side's counter (1: every operation publishes; see [`PendingList`]).
     batch: u64,
-    /// Parks so far, and the writer's counter at the last check of the park rate.
-    parks: AtomicU64,
-    park_mark: AtomicU64,
-    /// Checks of the park rate in a row that found parks dense (see [`PARK_STRIKES`]).
-    park_strikes: AtomicU32,
 }
 
 /// Publications need only a compiler barrier, waiters run [`heavy_barrier`].
@@ -693,6 +696,8 @@ const FENCED_BELOW: u32 = 4;
 /// (the other side keeps working on the rest while this one fills a batch), at most this
 /// many (one exchange of the counter's cache line per 32 elements costs about nothing).
 const BATCH_MAX: u64 = 32;
+/// Most cache lines [`Fifo::prefetch`] starts loading at once.
+const PREFETCH_LINES: u32 = 4;
 
 /// A `clCreatePipe` object: a FIFO of `max_packets` packets of `packet_size` bytes.
 pub type PipeFifo = Fifo;
@@ -906,7 +911,6 @@ impl Fifo {
             rlock: Padded::default(),
             store: Store::new(cap, elem),
             parker: Arc::default(),
-            armed: AtomicBool::new(false),
             sim: Arc::default(),
             mode: std::sync::atomic::AtomicU8::new(if depth < FENCED_BELOW {
                 FENCED
@@ -918,9 +922,6 @@ impl Fifo {
             } else {
                 (cap / 4).clamp(1, BATCH_MAX)
             },
-            parks: AtomicU64::new(0),
-            park_mark: AtomicU64::new(0),
-            park_strikes: AtomicU32::new(0),
         }
     }
 
@@ -950,7 +951,7 @@ impl Fifo {
     /// Callers run [`heavy_barrier`] after arming (once for several FIFOs) and before they
     /// read the positions.
     pub(crate) fn arm(&self) {
-        self.armed.store(true, Ordering::SeqCst);
+        self.parker.armed.store(true, Ordering::SeqCst);
     }
 
     /// Elements written and read so far: changes with every completed operation.
@@ -981,7 +982,9 @@ impl Fifo {
     /// either it sees the new counter or these loads see its flag.
     #[inline(always)]
     fn signal(&self, batch: bool, write: bool) {
-        if self.armed.load(Ordering::Relaxed) || self.parker.sleepers.load(Ordering::Relaxed) > 0 {
+        if self.parker.armed.load(Ordering::Relaxed)
+            || self.parker.sleepers.load(Ordering::Relaxed) > 0
+        {
             self.signal_slow(batch, write);
         }
     }
@@ -990,7 +993,9 @@ impl Fifo {
     #[cold]
     #[inline(never)]
     fn signal_slow(&self, batch: bool, write: bool) {
-        if self.armed.load(Ordering::Relaxed) && self.armed.swap(false, Ordering::SeqCst) {
+        if self.parker.armed.load(Ordering::Relaxed)
+            && self.parker.armed.swap(false, Ordering::SeqCst)
+        {
             self.sim.touch();
             SIM.bump();
         }
@@ -1069,17 +1074,17 @@ impl Fifo {
     /// Counts a park; switches the FIFO to [`FENCED`] when parks come more often than once
     /// per [`PARK_EVERY`] elements, [`PARK_STRIKES`] checks in a row, past [`PARK_WARMUP`].
     fn count_park(&self) {
-        let n = self.parks.fetch_add(1, Ordering::Relaxed) + 1;
+        let n = self.parker.parks.fetch_add(1, Ordering::Relaxed) + 1;
         if !n.is_multiple_of(PARK_CHECK) || self.mode.load(Ordering::Relaxed) != ASYM {
             return;
         }
         let t = self.tail.0.load(Ordering::Relaxed);
-        let m = self.park_mark.swap(t, Ordering::Relaxed);
+        let m = self.parker.park_mark.swap(t, Ordering::Relaxed);
         let dense = t >= PARK_WARMUP && t.saturating_sub(m) < PARK_CHECK * PARK_EVERY;
         let strikes = if dense {
-            self.park_strikes.fetch_add(1, Ordering::Relaxed) + 1
+            self.parker.park_strikes.fetch_add(1, Ordering::Relaxed) + 1
         } else {
-            self.park_strikes.store(0, Ordering::Relaxed);
+            self.parker.park_strikes.store(0, Ordering::Relaxed);
             0
         };
         if strikes >= PARK_STRIKES
@@ -1169,7 +1174,7 @@ impl Fifo {
             // Armed (and registered as a sleeper) before the condition is read, with the
             // heavy barrier in between: an operation that makes it true after this check sees
             // `armed` and advances the count past `seen`, and sees the sleeper and wakes it.
-            self.armed.store(true, Ordering::SeqCst);
+            self.parker.armed.store(true, Ordering::SeqCst);
             self.wait_barrier();
             let seen = self.sim.ops();
             if ready_one() {
@@ -1246,7 +1251,7 @@ impl Fifo {
         let out = loop {
             // The epoch before arming: an operation after the check below changes it.
             let seen = SIM.epoch();
-            self.armed.store(true, Ordering::SeqCst);
+            self.parker.armed.store(true, Ordering::SeqCst);
             self.wait_barrier();
             if ready() {
                 break None;
@@ -1399,9 +1404,14 @@ impl Fifo {
         let k = side.pos.load(Ordering::Relaxed);
         if k - side.seen.load(Ordering::Relaxed) >= self.cap {
             self.refresh_head(side);
-            if k - side.seen.load(Ordering::Relaxed) >= self.cap {
+            let seen = side.seen.load(Ordering::Relaxed);
+            if k - seen >= self.cap {
                 side.leave();
                 return None;
+            }
+            if k >= self.cap && side.bound.load(Ordering::Relaxed) >= now {
+                // The next writes load these read ticks (lines the readers just wrote).
+                self.prefetch(k - self.cap, seen, false);
             }
         }
         let slot = self.slot(k);
@@ -1522,6 +1532,47 @@ impl Fifo {
         side.leave();
     }
 
+    /// Starts loading the cache lines of elements `from..to` (`words`: their writer words,
+    /// else their read ticks), at most [`PREFETCH_LINES`] of them: a side that just saw the
+    /// other side's counter advance reads what that side wrote for these elements, and
+    /// fetching the lines together overlaps their transfers (one by one, each stalls an
+    /// operation).
+    #[cold]
+    #[inline(never)]
+    fn prefetch(&self, from: u64, to: u64, words: bool) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let per_line = if words {
+                (8 / self.store.stride as u64).max(1)
+            } else {
+                8
+            };
+            let mut i = from;
+            let mut lines = 0;
+            while i < to && lines < PREFETCH_LINES {
+                if let Some(slot) = self.store.slot(i, false) {
+                    let p = if words {
+                        slot.w.as_ptr() as *const i8
+                    } else {
+                        slot.tr
+                            .map_or(std::ptr::null(), |x| x.as_ptr() as *const i8)
+                    };
+                    if !p.is_null() {
+                        // SAFETY: prefetching has no architectural effect; `p` points into
+                        // a live chunk.
+                        unsafe {
+                            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p)
+                        };
+                    }
+                }
+                i = (i | (per_line - 1)) + 1;
+                lines += 1;
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (from, to, words);
+    }
+
     /// The writers' view of the readers: `head` (acquire), then the bound of the read ticks
     /// stored before it (see [`HeadLine`]).
     #[inline]
@@ -1623,6 +1674,8 @@ impl Fifo {
                 side.leave();
                 return None;
             }
+            // The next reads load these elements (lines the writers just wrote).
+            self.prefetch(k + 1, tail, true);
         }
         let slot = self.slot(k);
         let words = slot.w;
