@@ -148,6 +148,11 @@ struct Store {
     /// log2 of the slots per chunk.
     shift: u32,
     chunks: Box<[OnceLock<Box<[AtomicU64]>>]>,
+    /// A store of one chunk: the address of its words once allocated (0 before, and for
+    /// stores of several chunks), so that a slot is two additions (no chunk lookup).
+    base: std::sync::atomic::AtomicUsize,
+    /// Where the read ticks start in a chunk (words).
+    tr_off: usize,
 }
 
 impl std::fmt::Debug for Store {
@@ -189,6 +194,8 @@ impl Store {
             stride,
             shift: per.trailing_zeros(),
             chunks,
+            base: std::sync::atomic::AtomicUsize::new(0),
+            tr_off: per as usize * stride,
         }
     }
 
@@ -202,6 +209,20 @@ impl Store {
     #[inline(always)]
     fn slot(&self, s: u64, alloc: bool) -> Option<Slot<'_>> {
         let s = s & self.mask;
+        let base = self.base.load(Ordering::Relaxed);
+        if base != 0 {
+            let p = base as *const AtomicU64;
+            let i = s as usize;
+            // SAFETY: `base` is the words of the only chunk (set below once it exists, never
+            // freed while the store lives): `mask + 1` rows of `stride` words, then as many
+            // read ticks, and `i <= mask`.
+            return unsafe {
+                Some(Slot {
+                    w: std::slice::from_raw_parts(p.add(i * self.stride), self.stride),
+                    tr: Some(&*p.add(self.tr_off + i)),
+                })
+            };
+        }
         let ci = (s >> self.shift) as usize;
         debug_assert!(ci < self.chunks.len());
         // SAFETY: `s <= mask` and the chunks hold `mask + 1` slots, `1 << shift` each (both
@@ -210,10 +231,17 @@ impl Store {
         let per = 1usize << self.shift;
         let words = match c.get() {
             Some(w) => w,
-            None if alloc => c.get_or_init(|| {
-                let n = per * (self.stride + 1);
-                (0..n).map(|_| AtomicU64::new(0)).collect()
-            }),
+            None if alloc => {
+                let w = c.get_or_init(|| {
+                    let n = per * (self.stride + 1);
+                    (0..n).map(|_| AtomicU64::new(0)).collect()
+                });
+                if self.chunks.len() == 1 {
+                    // Before any element in it is published (release with the counter).
+                    self.base.store(w.as_ptr() as usize, Ordering::Relaxed);
+                }
+                w
+            }
             None => return None,
         };
         let i = (s & (per as u64 - 1)) as usize;
@@ -296,12 +324,24 @@ thread_local! {
     static TOKEN: u8 = const { 0 };
 }
 
-/// This thread's identity for side locks (never 0): `pthread_self` (one load from the thread
-/// pointer; a thread-local's address costs a `__tls_get_addr` call per operation in the
-/// shared library), or the address of a thread-local elsewhere.
+/// This thread's identity for side locks (never 0): on x86-64 Linux the thread pointer
+/// (`%fs:0`, which the x86-64 TLS ABI requires to hold the thread control block's own address,
+/// unique among running threads; the value `pthread_self` returns, without the call), else
+/// `pthread_self` (a thread-local's address costs a `__tls_get_addr` call per operation in
+/// the shared library), or the address of a thread-local elsewhere.
 #[inline(always)]
 fn token() -> u64 {
-    #[cfg(unix)]
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    {
+        let tp: u64;
+        // SAFETY: reads the first word of the thread control block, which the ABI makes a
+        // pointer to itself; no memory is written.
+        unsafe {
+            std::arch::asm!("mov {}, qword ptr fs:[0]", out(reg) tp, options(nostack, readonly, preserves_flags, pure));
+        }
+        tp | 1
+    }
+    #[cfg(all(unix, not(all(target_arch = "x86_64", target_os = "linux"))))]
     {
         // SAFETY: pthread_self has no preconditions; a running thread's id is unique among
         // running threads (the same reuse rule as a thread-local's address).
