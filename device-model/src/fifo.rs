@@ -729,8 +729,11 @@ const PARK_STRIKES: u32 = 3;
 /// Elements before the park rate may switch a FIFO to [`FENCED`]: a pair's first elements
 /// park while its kernels start (the second one still being set up, the spin scores still
 /// low); measured at depth 16, that start switched the FIFO at element 512 and left a fence
-/// per element for the rest of a 2^20-value run on two free cores.
-const PARK_WARMUP: u64 = 4096;
+/// per element for the rest of a 2^20-value run on two free cores. With counters published
+/// per batch, 4096 was not enough: 3 of 5 depth-16 runs switched at elements 6144-7120, and
+/// runs with the fence moved 8.5-10.5 M values/s where unfenced ones moved 10.5-14.7 M (idle
+/// 2-vCPU machine); 65536 elements (a few milliseconds of a stream) cover a pair's start.
+const PARK_WARMUP: u64 = 65536;
 const FENCED_BELOW: u32 = 4;
 /// Most elements a side holds back before it publishes its counter: a quarter of the FIFO
 /// (the other side keeps working on the rest while this one fills a batch), at most this
@@ -2520,19 +2523,23 @@ mod tests {
             }
             f.mode.load(Ordering::Relaxed)
         };
-        // Dense, but within the warm-up.
+        const W: u64 = PARK_WARMUP;
+        // Dense, but within the warm-up (also just before its end).
         assert_eq!(parks_at(100), ASYM);
         assert_eq!(parks_at(200), ASYM);
         assert_eq!(parks_at(300), ASYM);
+        assert_eq!(parks_at(W - 300), ASYM);
+        assert_eq!(parks_at(W - 200), ASYM);
+        assert_eq!(parks_at(W - 100), ASYM);
         // Past it (4700 elements for 64 parks: sparse): two dense windows, then a sparse one.
-        assert_eq!(parks_at(5000), ASYM);
-        assert_eq!(parks_at(5100), ASYM);
-        assert_eq!(parks_at(5200), ASYM);
-        assert_eq!(parks_at(9200), ASYM);
+        assert_eq!(parks_at(W + 4600), ASYM);
+        assert_eq!(parks_at(W + 4700), ASYM);
+        assert_eq!(parks_at(W + 4800), ASYM);
+        assert_eq!(parks_at(W + 8800), ASYM);
         // Three dense windows in a row.
-        assert_eq!(parks_at(9300), ASYM);
-        assert_eq!(parks_at(9400), ASYM);
-        assert_eq!(parks_at(9500), FENCED);
+        assert_eq!(parks_at(W + 8900), ASYM);
+        assert_eq!(parks_at(W + 9000), ASYM);
+        assert_eq!(parks_at(W + 9100), FENCED);
     }
 
     #[test]
