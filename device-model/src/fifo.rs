@@ -1145,7 +1145,8 @@ impl Fifo {
 
     /// Waits until `ready(1)` or a stop request (`Some(outcome)`): spins, then parks;
     /// `ready(n)`: `n` elements (or free slots) are there. A spinning wait holds out for a
-    /// batch (half the FIFO, at most [`SPIN_BATCH`]) for up to [`SPIN_BATCH_WAIT`], so that
+    /// batch (half the FIFO, at most [`SPIN_BATCH`] and at most what the partner publishes at
+    /// once, [`Fifo::batch`]) for up to [`SPIN_BATCH_WAIT`], so that
     /// two sides running in lock step on two cores move several elements per exchange of
     /// cache lines instead of one (simulated times do not depend on it).
     /// a parked wait is marked blocked on this FIFO with its change count (the state the
@@ -1179,7 +1180,15 @@ impl Fifo {
             flush_owed_wakes();
             let t0 = std::time::Instant::now();
             let mut last = t0;
+            // A partner that holds its counter back publishes a batch at a time: holding out
+            // for more than one batch only delays the hand-over (depth 16, 20 runs: median
+            // 10.5 -> 11.6 M values/s).
             let want = (self.cap / 2).clamp(1, SPIN_BATCH);
+            let want = if self.batch > 1 {
+                want.min(self.batch)
+            } else {
+                want
+            };
             let paid = 'spin: loop {
                 for _ in 0..32 {
                     if ready(want) {
