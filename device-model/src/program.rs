@@ -1518,8 +1518,8 @@ fn run_kernel(
     };
     // Output still held, in group order (none of groups after a fault's group).
     printf.finish_all();
-    // Wake-ups this thread's FIFO operations deferred (fifo.rs) are due now.
-    crate::fifo::flush_owed_wakes();
+    // Counters and wake-ups this thread's FIFO operations held back (fifo.rs) are due now.
+    crate::fifo::end_execution();
     drop(own);
     if !oob.is_empty() {
         oob.sort_by(|a, b| {

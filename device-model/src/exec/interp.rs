@@ -510,6 +510,9 @@ impl Machine<'_> {
     #[cold]
     pub(super) fn stop_requested(&self) -> Option<FaultKind> {
         let env = self.fifo.as_ref()?;
+        // Channel operations may hold their counters back (fifo.rs): published first, so the
+        // clock never passes an element the partners cannot see yet.
+        crate::fifo::flush_pending();
         if self.clock_plan.is_some() {
             env.run.publish_clock(self.clock);
         }
@@ -1586,8 +1589,8 @@ impl Machine<'_> {
         let Ok(ptr) = self.resolve(regs[c.ptr as usize], n as u64, !write) else {
             return false;
         };
+        // The clock is published by the operation when it publishes its counter.
         let now = if self.clock_plan.is_some() {
-            env.run.publish_clock(self.clock);
             self.clock
         } else {
             UNTIMED
@@ -1605,12 +1608,12 @@ impl Machine<'_> {
                     }
                 }
             };
-            match fifo.try_write_word(v, c.blocking, now) {
+            match fifo.try_write_word(v, c.blocking, now, env.run) {
                 Some(t) => t,
                 None => return false,
             }
         } else {
-            match fifo.try_read_word(c.blocking, now) {
+            match fifo.try_read_word(c.blocking, now, env.run) {
                 Some((v, t)) => {
                     // SAFETY: as above.
                     unsafe {
