@@ -606,6 +606,11 @@ impl<'a, 'b> Tr<'a, 'b> {
         b.def_var(status, zero);
         let cvars = [b.declare_var(I64), b.declare_var(I64), b.declare_var(I64)];
         let exit = b.create_block();
+        // Constant through a call (one group's items): loaded once, not per item.
+        let gbase: Vec<Value> = (0..3)
+            .map(|d| ldf(b, offset_of!(Frame, gbase) + d * 8))
+            .collect();
+        let item_cost = ldf(b, offset_of!(Frame, item_cost));
         b.ins().jump(item_head, &[]);
         // Each item of the loop: ids (memory, read by `WorkItemC` and the helpers), the
         // trapping item's index, the item's clock ticks, private memory and issue counters.
@@ -618,14 +623,12 @@ impl<'a, 'b> Tr<'a, 'b> {
         b.ins().store(rw, lin, frame, fo(offset_of!(Frame, item)));
         for (d, &lv) in lid.iter().enumerate() {
             let l = b.use_var(lv);
-            let gb = ldf(b, offset_of!(Frame, gbase) + d * 8);
-            let g = b.ins().iadd(gb, l);
+            let g = b.ins().iadd(gbase[d], l);
             b.ins().store(rw, l, ids, fo(offset_of!(Ids, lid) + d * 8));
             b.ins().store(rw, g, ids, fo(offset_of!(Ids, gid) + d * 8));
         }
-        let cost = ldf(b, offset_of!(Frame, item_cost));
         let c = b.use_var(clock);
-        let c = b.ins().iadd(c, cost);
+        let c = b.ins().iadd(c, item_cost);
         b.def_var(clock, c);
         if code.ops.iter().any(is_cold) || f.frame_size > 0 {
             let callee = b.ins().iconst(I64, h::h_reset as *const () as usize as i64);
@@ -731,24 +734,40 @@ impl<'a, 'b> Tr<'a, 'b> {
         let lin = t.b.use_var(item);
         let lin = t.b.ins().iadd_imm_s(lin, 1);
         t.b.def_var(item, lin);
-        let mut carry = t.b.ins().iconst(I64, 1);
-        for (d, &lv) in lid.iter().enumerate() {
-            let l = t.b.use_var(lv);
-            let l = t.b.ins().iadd(l, carry);
-            let wrap = t.b.ins().icmp(IntCC::Equal, l, lsize[d]);
-            let z = t.b.ins().iconst(I64, 0);
-            let l = if d < 2 {
-                t.b.ins().select(wrap, z, l)
-            } else {
-                l
-            };
-            t.b.def_var(lv, l);
-            carry = t.b.ins().uextend(I64, wrap);
-        }
-        let more = t.b.ins().icmp(IntCC::UnsignedLessThan, lin, items);
         let z = t.b.ins().iconst(I32, 0);
         t.b.def_var(status, z);
-        t.b.ins().brif(more, item_head, &[], exit, &[]);
+        // The target that stays in the loop named second (see `body_on_false`).
+        let done =
+            t.b.ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, lin, items);
+        let next = t.b.create_block();
+        t.b.ins().brif(done, exit, &[], next, &[]);
+        t.b.switch_to_block(next);
+        t.b.seal_block(next);
+        // The next local id: dimension 0 steps; a wrap (once per row) carries into the
+        // next dimension in a cold block. The last dimension never wraps (`items` ends first).
+        let z64 = t.b.ins().iconst(I64, 0);
+        for (d, &lv) in lid.iter().enumerate() {
+            let l = t.b.use_var(lv);
+            let l = t.b.ins().iadd_imm_s(l, 1);
+            if d == 2 {
+                t.b.def_var(lv, l);
+                t.b.ins().jump(item_head, &[]);
+                break;
+            }
+            let wrap = t.b.ins().icmp(IntCC::Equal, l, lsize[d]);
+            let keep = t.b.create_block();
+            let carry = t.b.create_block();
+            t.b.set_cold_block(carry);
+            t.b.ins().brif(wrap, carry, &[], keep, &[]);
+            t.b.switch_to_block(keep);
+            t.b.seal_block(keep);
+            t.b.def_var(lv, l);
+            t.b.ins().jump(item_head, &[]);
+            t.b.switch_to_block(carry);
+            t.b.seal_block(carry);
+            t.b.def_var(lv, z64);
+        }
         t.b.seal_block(item_head);
         // The exit: write back the clock and the poll countdown, return the status.
         t.b.switch_to_block(exit);
