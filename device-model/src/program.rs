@@ -482,7 +482,7 @@ impl ProgramInstance {
                         if f.attrs.autorun || inner.shutdown.load(Ordering::Relaxed) {
                             continue;
                         }
-                        crate::exec::jit::prepare(c, &inner.module, f, || {
+                        crate::exec::jit::prepare(c, &inner.module, f, f.single_work_item, || {
                             inner.jit_spec(k as u32, f)
                         });
                     }
@@ -562,8 +562,10 @@ impl ProgramInstance {
             inner.module.kernels.get(kernel as usize),
         ) {
             (Some(c), Some(f)) if inner.jit => {
-                crate::exec::jit::prepare(c, &inner.module, f, || inner.jit_spec(kernel, f))
-                    .is_some()
+                crate::exec::jit::prepare(c, &inner.module, f, f.single_work_item, || {
+                    inner.jit_spec(kernel, f)
+                })
+                .is_some()
             }
             _ => false,
         }
@@ -1105,7 +1107,10 @@ fn run_kernel(
     // The compiling backend compiled the kernel as the program loaded, or is compiling it
     // (then this waits), or compiles it now (once; later launches and workers reuse it).
     if inner.jit {
-        crate::exec::jit::prepare(code, module, f, || inner.jit_spec(spec.kernel, f));
+        // Groups of one work-item of a single work-item kernel: the variant without issue
+        // counters (`jit::Spec::single`); else the general one.
+        let single = f.single_work_item && l.iter().product::<u64>() == 1;
+        crate::exec::jit::prepare(code, module, f, single, || inner.jit_spec(spec.kernel, f));
     }
     let mut regs = vec![0u64; f.num_slots as usize];
     for &(slot, v) in &code.const_init {

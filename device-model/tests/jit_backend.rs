@@ -1535,3 +1535,52 @@ fn multi_group_launches_through_the_compiled_item_loop_agree_bit_for_bit() {
         }
     }
 }
+
+const SINGLE: &str = r#"
+__kernel void sum_loop(__global const int *restrict a, __global int *restrict out, int n) {
+    int s = 0;
+    for (int i = 0; i < n; ++i) {
+        s += a[i];
+        out[(i % 7) + 1] = s;
+    }
+    out[0] = s;
+}
+"#;
+
+/// A single work-item kernel runs groups of one work-item through its own variant of the
+/// compiled code (no issue counters, `jit::Spec::single`) and groups of several through the
+/// general one, compiled at that launch: task, NDRange and task launches again, untimed and
+/// timed, give the interpreter's outputs, counters and end times on both.
+#[test]
+fn a_single_work_item_kernel_agrees_in_tasks_and_in_groups_of_several() {
+    let m = compile("single.cl", SINGLE);
+    assert!(m.kernels[0].single_work_item);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    let case = |global: u64, local: u64| Case {
+        kernel: "sum_loop",
+        dims: 1,
+        global: [global, 1, 1],
+        local: Some([local, 1, 1]),
+        bufs: vec![pseudo(600, 9), vec![0; 8]],
+        args: vec![Ok(0), Ok(1), Err(600)],
+    };
+    let interp = instance(&m, Backend::Interp, OobMode::Fault);
+    let jit = instance(&m, Backend::Jit, OobMode::Fault);
+    assert!(jit.compiled(0));
+    for timed in [false, true] {
+        for (g, l) in [(1, 1), (8, 4), (1, 1), (3, 1)] {
+            let a = run_case(&interp, &m, &report, &case(g, l), timed);
+            let b = run_case(&jit, &m, &report, &case(g, l), timed);
+            assert_eq!(a.0, b.0, "global {g} local {l} timed {timed}");
+            let (ra, rb) = (a.1.expect("runs"), b.1.expect("runs"));
+            assert_eq!(
+                ra.counters, rb.counters,
+                "global {g} local {l} timed {timed}"
+            );
+            assert_eq!(
+                ra.end_tick, rb.end_tick,
+                "global {g} local {l} timed {timed}"
+            );
+        }
+    }
+}

@@ -358,7 +358,7 @@ impl<'a> Worker<'a> {
     fn run_plain(&mut self, l: usize, ns: usize, fw: usize) -> Result<(), Box<KernelFault>> {
         self.set_frame(0);
         // A compiled kernel runs the group's work-item loop in native code (one call).
-        if let Some(j) = self.plan.code.jit.get() {
+        if let Some(j) = self.plan.code.jit.get(self.m.issued.is_empty()) {
             self.regs[..ns].copy_from_slice(&self.plan.reg_template);
             let cost = self.clock.map(|cp| cp.item).unwrap_or(0);
             let tmpl = &self.plan.frame_template[..];
@@ -423,7 +423,7 @@ impl<'a> Worker<'a> {
         let mut jit = plan
             .code
             .jit
-            .get()
+            .get(self.m.issued.is_empty())
             .and_then(|j| Some((j, super::jit::group_frame(j, &mut self.m)?)));
         for i in 0..l {
             self.regs[i * ns..(i + 1) * ns].copy_from_slice(&self.plan.reg_template);

@@ -705,7 +705,7 @@ impl Machine<'_> {
         // The compiling backend (the default) runs the work-item when the kernel compiled:
         // from its start or, for kernels with barriers, from the op after the barrier where it
         // stopped (`jit::run` returns `None` when it cannot: the interpreter goes on).
-        if let Some(j) = code.jit.get() {
+        if let Some(j) = code.jit.get(self.issued.is_empty()) {
             if let Some(r) = super::jit::run(j, self, regs, pc) {
                 return r;
             }

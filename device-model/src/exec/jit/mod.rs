@@ -97,6 +97,10 @@ pub struct Spec {
     pub coalesce: Vec<(u32, u32)>,
     pub word_shift: u32,
     pub max_burst: u64,
+    /// Compiled for groups of one work-item only (`Machine::issued` empty: every access
+    /// takes issue slot 0, so no issue counter is read or written); [`frame_of`] refuses
+    /// such code for a machine with issue counters.
+    pub single: bool,
 }
 
 impl Spec {
@@ -111,6 +115,7 @@ impl Spec {
                 u32::MAX
             },
             max_burst: max_burst_words,
+            single: false,
         }
     }
 
@@ -223,15 +228,26 @@ pub fn enabled() -> bool {
 }
 
 /// A kernel's native code: empty until [`prepare`] runs (as the program loads, or at the
-/// kernel's first launch if that comes first), then the compiled kernel or `None` (the kernel runs on the interpreter).
+/// kernel's first launch if that comes first), then the compiled kernel or `None` (the kernel
+/// runs on the interpreter). Two variants: the general one, and one for groups of one
+/// work-item ([`Spec::single`]), which a single work-item kernel gets.
 #[derive(Clone, Debug, Default)]
-pub struct Slot(OnceLock<Option<Arc<JitKernel>>>);
+pub struct Slot(
+    OnceLock<Option<Arc<JitKernel>>>,
+    OnceLock<Option<Arc<JitKernel>>>,
+);
 
 impl Slot {
-    /// The compiled kernel, if [`prepare`] compiled it.
+    /// The compiled kernel for a machine without issue counters (`single`: groups of one
+    /// work-item; its own variant when compiled, else the general one) or with them.
     #[inline]
-    pub fn get(&self) -> Option<&JitKernel> {
-        self.0.get().and_then(|k| k.as_deref())
+    pub fn get(&self, single: bool) -> Option<&JitKernel> {
+        let general = || self.0.get().and_then(|k| k.as_deref());
+        if single {
+            self.1.get().and_then(|k| k.as_deref()).or_else(general)
+        } else {
+            general()
+        }
     }
 }
 
@@ -241,33 +257,35 @@ impl Slot {
 /// same kernel compile it once (the others wait for the result).
 ///
 /// `spec` gives the counting specialisation (called once, when the kernel compiles).
+/// `single`: the variant for groups of one work-item ([`Spec::single`]).
 pub fn prepare<'c>(
     code: &'c Code,
     m: &Module,
     f: &Function,
+    single: bool,
     spec: impl FnOnce() -> Spec,
 ) -> Option<&'c JitKernel> {
-    code.jit
-        .0
-        .get_or_init(|| {
-            let name = &f.name;
-            match compile_for(code, m, f, spec()) {
-                Ok(k) => {
-                    log::debug!(
-                        "kernel {name}: compiled to {} bytes of native code in {:.2} ms ({} tier)",
-                        k.code_bytes,
-                        k.compile_time.as_secs_f64() * 1e3,
-                        if k.fast_tier { "fast" } else { "optimising" }
-                    );
-                    Some(Arc::new(k))
-                }
-                Err(why) => {
-                    log::info!("kernel {name}: not compiled ({why}); it runs on the interpreter");
-                    None
-                }
+    let slot = if single { &code.jit.1 } else { &code.jit.0 };
+    slot.get_or_init(|| {
+        let name = &f.name;
+        let spec = Spec { single, ..spec() };
+        match compile_for(code, m, f, spec) {
+            Ok(k) => {
+                log::debug!(
+                    "kernel {name}: compiled to {} bytes of native code in {:.2} ms ({} tier)",
+                    k.code_bytes,
+                    k.compile_time.as_secs_f64() * 1e3,
+                    if k.fast_tier { "fast" } else { "optimising" }
+                );
+                Some(Arc::new(k))
             }
-        })
-        .as_deref()
+            Err(why) => {
+                log::info!("kernel {name}: not compiled ({why}); it runs on the interpreter");
+                None
+            }
+        }
+    })
+    .as_deref()
 }
 
 /// Compiles kernel `f`, decoded as `code`, for the default board ([`Spec::plain`]); `Err`
@@ -537,6 +555,9 @@ fn frame(j: &JitKernel, m: &mut Machine<'_>, regs: &mut [u64]) -> Option<Frame> 
 
 #[inline]
 fn frame_of(j: &JitKernel, m: &mut Machine<'_>, regs: *mut u64, nregs: usize) -> Option<Frame> {
+    if j.spec.single && !m.issued.is_empty() {
+        return None;
+    }
     let (loops, nloops) = m.counters.loop_slots();
     if nloops != j.num_loops || loops.len() < 2 * nloops {
         return None;

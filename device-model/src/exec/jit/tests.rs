@@ -64,15 +64,15 @@ fn what_is_not_compiled_says_why() {
     let a = decode(&m, &m.kernels[1]).unwrap();
     assert!(compile(&a, &m, &m.kernels[1]).is_ok());
     // Compiled on demand, once.
-    assert!(a.jit.get().is_none());
-    let k =
-        prepare(&a, &m, &m.kernels[1], || Spec::plain(&m)).expect("compiles") as *const JitKernel;
-    assert!(std::ptr::eq(a.jit.get().unwrap(), k));
+    assert!(a.jit.get(false).is_none());
+    let k = prepare(&a, &m, &m.kernels[1], false, || Spec::plain(&m)).expect("compiles")
+        as *const JitKernel;
+    assert!(std::ptr::eq(a.jit.get(false).unwrap(), k));
     assert!(std::ptr::eq(
-        prepare(&a, &m, &m.kernels[1], || Spec::plain(&m)).unwrap(),
+        prepare(&a, &m, &m.kernels[1], false, || Spec::plain(&m)).unwrap(),
         k
     ));
-    assert!(!has_barriers(a.jit.get().unwrap()));
+    assert!(!has_barriers(a.jit.get(false).unwrap()));
     // Images are not compiled (`image_kernels_run_on_the_interpreter`).
 }
 
@@ -138,8 +138,8 @@ fn a_panic_in_code_generation_falls_back_to_the_interpreter() {
     let code = decode(&m, &m.kernels[0]).unwrap();
     let why = compile(&code, &m, &m.kernels[0]).unwrap_err();
     assert_eq!(why, "code generation panicked");
-    assert!(prepare(&code, &m, &m.kernels[0], || Spec::plain(&m)).is_none());
-    assert!(code.jit.get().is_none());
+    assert!(prepare(&code, &m, &m.kernels[0], false, || Spec::plain(&m)).is_none());
+    assert!(code.jit.get(false).is_none());
 }
 
 /// Runs `n` work-items of kernel 0 (`(global const int *a, global int *b)`) on the compiled

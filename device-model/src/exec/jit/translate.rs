@@ -640,7 +640,8 @@ impl<'a, 'b> Tr<'a, 'b> {
             .collect();
         trackers.sort_unstable();
         trackers.dedup();
-        if !trackers.is_empty() {
+        // Code for groups of one work-item (`Spec::single`) has no issue counters to zero.
+        if !trackers.is_empty() && !spec.single {
             let zero_issued = b.create_block();
             b.ins().brif(cissued, zero_issued, &[], body, &[]);
             b.switch_to_block(zero_issued);
@@ -1521,7 +1522,12 @@ impl<'a, 'b> Tr<'a, 'b> {
         let zero = self.c64(0);
         self.b.def_var(slotv, zero);
         let iss = self.cissued;
-        self.b.ins().brif(iss, islot, &[], have, &[]);
+        if self.spec.single {
+            // Groups of one work-item: slot 0, no issue counter (`islot` is unreachable).
+            self.b.ins().jump(have, &[]);
+        } else {
+            self.b.ins().brif(iss, islot, &[], have, &[]);
+        }
         self.b.switch_to_block(islot);
         self.b.seal_block(islot);
         let ko = (tv * 4) as i32;
@@ -1647,9 +1653,10 @@ impl<'a, 'b> Tr<'a, 'b> {
         let slotv = self.cvars[2];
         let zero = self.c64(0);
         self.b.def_var(slotv, zero);
-        if self.once.get(site as usize).copied().unwrap_or(false) {
+        if self.spec.single || self.once.get(site as usize).copied().unwrap_or(false) {
             // Executed at most once per work-item: its issue slot is 0 and nothing reads its
-            // issue counter after this access (the worker resets it for the next item).
+            // issue counter after this access (the worker resets it for the next item). In
+            // groups of one work-item (`Spec::single`) every access takes slot 0.
             return self.extend_run(site, addr, zero, size, elem, true);
         }
         let islot = self.b.create_block();
