@@ -2217,75 +2217,109 @@ mod tests {
     /// fenced shallow FIFOs, a depth that is not a power of two, deep ones).
     #[test]
     fn ring_ticks_follow_rule_f_whatever_the_host_schedule() {
-        const N: u64 = 3000;
-        let wcost = |i: u64| (i * 7 % 5) * C;
-        let rcost = |i: u64| (i * 3 % 4 + i.is_multiple_of(97) as u64 * 40) * C;
         for depth in [0u32, 1, 2, 5, 16, 64, 1000] {
-            // Sequential rule F: tw[k], tr[k] and the writer's completion tick.
-            let cap = depth.max(1) as usize;
-            let (mut tw, mut tr, mut wdone) = (
-                vec![0; N as usize],
-                vec![0; N as usize],
-                vec![0; N as usize],
-            );
-            let (mut wnow, mut rnow) = (0u64, 0u64);
-            for k in 0..N as usize {
-                wnow += wcost(k as u64);
-                rnow += rcost(k as u64);
-                tw[k] = if depth > 0 && k >= cap {
-                    wnow.max(tr[k - cap])
-                } else {
-                    wnow
-                };
-                let hop = if depth > 0 { C } else { 0 };
-                tr[k] = rnow.max(tw[k] + hop);
-                wdone[k] = if depth == 0 { tw[k].max(tr[k]) } else { tw[k] };
-                wnow = wdone[k];
-                rnow = tr[k];
-            }
-            let act = Activity::new();
             let f = Arc::new(Fifo::new("c", 8, depth));
-            let (f2, a2) = (f.clone(), act.clone());
-            let writer = std::thread::spawn(move || {
-                timed(&a2, 0, |w| {
-                    let mut now = 0;
-                    let mut got = Vec::new();
-                    for i in 0..N {
-                        if i % 500 == 250 {
-                            std::thread::sleep(Duration::from_millis(3));
-                        }
-                        now += wcost(i);
-                        let (o, t) = f2.write_at(&i.to_le_bytes(), true, w, now);
-                        assert!(matches!(o, FifoOutcome::Done { .. }));
-                        got.push(t);
-                        now = t;
-                    }
-                    flush_owed_wakes();
-                    got
-                })
-            });
-            let got_r = timed(&act, 0, |w| {
-                let mut now = 0;
-                let mut got = Vec::new();
-                let mut b = [0u8; 8];
-                for i in 0..N {
-                    if i % 700 == 100 {
-                        std::thread::sleep(Duration::from_millis(3));
-                    }
-                    now += rcost(i);
-                    let (o, t) = f.read_at(&mut b, true, w, now);
-                    assert!(matches!(o, FifoOutcome::Done { .. }));
-                    assert_eq!(u64::from_le_bytes(b), i, "depth {depth}: order");
-                    got.push(t);
-                    now = t;
-                }
-                flush_owed_wakes();
-                got
-            });
-            let got_w = writer.join().unwrap();
+            let (got_w, got_r) = pair_ticks(&f, 3000, plain_write, plain_read, flush_owed_wakes);
+            let (tr, wdone) = rule_f_ticks(3000, depth);
             assert_eq!(got_w, wdone, "depth {depth}: write ticks");
             assert_eq!(got_r, tr, "depth {depth}: read ticks");
         }
+    }
+
+    /// The uneven per-element costs of the rule F tests (cycles).
+    fn wcost(i: u64) -> u64 {
+        (i * 7 % 5) * C
+    }
+    fn rcost(i: u64) -> u64 {
+        (i * 3 % 4 + i.is_multiple_of(97) as u64 * 40) * C
+    }
+
+    /// Rule F computed sequentially for `n` elements through a FIFO of `depth` (0: a
+    /// register) with [`wcost`] and [`rcost`]: the read ticks and the writer's completion
+    /// ticks.
+    fn rule_f_ticks(n: u64, depth: u32) -> (Vec<u64>, Vec<u64>) {
+        let (cap, n) = (depth.max(1) as usize, n as usize);
+        let (mut tw, mut tr, mut wdone) = (vec![0; n], vec![0; n], vec![0; n]);
+        let (mut wnow, mut rnow) = (0u64, 0u64);
+        for k in 0..n {
+            wnow += wcost(k as u64);
+            rnow += rcost(k as u64);
+            tw[k] = if depth > 0 && k >= cap {
+                wnow.max(tr[k - cap])
+            } else {
+                wnow
+            };
+            let hop = if depth > 0 { C } else { 0 };
+            tr[k] = rnow.max(tw[k] + hop);
+            wdone[k] = if depth == 0 { tw[k].max(tr[k]) } else { tw[k] };
+            wnow = wdone[k];
+            rnow = tr[k];
+        }
+        (tr, wdone)
+    }
+
+    /// A timed writer thread and a timed reader (this thread) move `n` elements (0, 1, ...)
+    /// through `f` with [`wcost`] and [`rcost`] and host pauses that let the ring fill or
+    /// drain; `end` runs after each side's last operation (the writer's 5 ms later, so held
+    /// back elements wait for it). Returns the writer's completion ticks and the read ticks.
+    fn pair_ticks(
+        f: &Arc<Fifo>,
+        n: u64,
+        write: fn(&Arc<Fifo>, u64, &Waiter<'_>, u64) -> u64,
+        read: fn(&Arc<Fifo>, &Waiter<'_>, u64) -> (u64, u64),
+        end: fn(),
+    ) -> (Vec<u64>, Vec<u64>) {
+        let act = Activity::new();
+        let (f2, a2) = (f.clone(), act.clone());
+        let writer = std::thread::spawn(move || {
+            timed(&a2, 0, |w| {
+                let mut now = 0;
+                let mut got = Vec::new();
+                for i in 0..n {
+                    if i % 500 == 250 {
+                        std::thread::sleep(Duration::from_millis(3));
+                    }
+                    now += wcost(i);
+                    now = write(&f2, i, w, now);
+                    got.push(now);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+                end();
+                got
+            })
+        });
+        let got_r = timed(&act, 0, |w| {
+            let mut now = 0;
+            let mut got = Vec::new();
+            for i in 0..n {
+                if i % 700 == 100 {
+                    std::thread::sleep(Duration::from_millis(3));
+                }
+                now += rcost(i);
+                let (v, t) = read(f, w, now);
+                assert_eq!(v, i, "order");
+                got.push(t);
+                now = t;
+            }
+            end();
+            got
+        });
+        (writer.join().unwrap(), got_r)
+    }
+
+    /// A blocking write through the general path; its completion tick.
+    fn plain_write(f: &Arc<Fifo>, v: u64, w: &Waiter<'_>, now: u64) -> u64 {
+        let (o, t) = f.write_at(&v.to_le_bytes(), true, w, now);
+        assert!(matches!(o, FifoOutcome::Done { .. }));
+        t
+    }
+
+    /// A blocking read through the general path; the value and its tick.
+    fn plain_read(f: &Arc<Fifo>, w: &Waiter<'_>, now: u64) -> (u64, u64) {
+        let mut b = [0u8; 8];
+        let (o, t) = f.read_at(&mut b, true, w, now);
+        assert!(matches!(o, FifoOutcome::Done { .. }));
+        (u64::from_le_bytes(b), t)
     }
 
     /// A kernel's word-sized write, held back when possible (the general path otherwise).
@@ -2376,68 +2410,10 @@ mod tests {
     /// writer's execution ends.
     #[test]
     fn held_back_counters_keep_rule_f_and_deliver_a_partial_batch() {
-        const N: u64 = 3001;
-        let wcost = |i: u64| (i * 7 % 5) * C;
-        let rcost = |i: u64| (i * 3 % 4 + i.is_multiple_of(97) as u64 * 40) * C;
         for depth in [4u32, 16, 64, 1000] {
-            let cap = depth as usize;
-            let (mut tw, mut tr, mut wdone) = (
-                vec![0; N as usize],
-                vec![0; N as usize],
-                vec![0; N as usize],
-            );
-            let (mut wnow, mut rnow) = (0u64, 0u64);
-            for k in 0..N as usize {
-                wnow += wcost(k as u64);
-                rnow += rcost(k as u64);
-                tw[k] = if k >= cap {
-                    wnow.max(tr[k - cap])
-                } else {
-                    wnow
-                };
-                tr[k] = rnow.max(tw[k] + C);
-                wdone[k] = tw[k];
-                wnow = wdone[k];
-                rnow = tr[k];
-            }
-            let act = Activity::new();
             let f = Arc::new(Fifo::new("c", 8, depth));
-            let (f2, a2) = (f.clone(), act.clone());
-            let writer = std::thread::spawn(move || {
-                timed(&a2, 0, |w| {
-                    let mut now = 0;
-                    let mut got = Vec::new();
-                    for i in 0..N {
-                        if i % 500 == 250 {
-                            std::thread::sleep(Duration::from_millis(3));
-                        }
-                        now += wcost(i);
-                        now = kernel_write(&f2, i, w, now);
-                        got.push(now);
-                    }
-                    // The last elements are held back until the execution ends.
-                    std::thread::sleep(Duration::from_millis(5));
-                    end_execution();
-                    got
-                })
-            });
-            let got_r = timed(&act, 0, |w| {
-                let mut now = 0;
-                let mut got = Vec::new();
-                for i in 0..N {
-                    if i % 700 == 100 {
-                        std::thread::sleep(Duration::from_millis(3));
-                    }
-                    now += rcost(i);
-                    let (v, t) = kernel_read(&f, w, now);
-                    assert_eq!(v, i, "depth {depth}: order");
-                    got.push(t);
-                    now = t;
-                }
-                end_execution();
-                got
-            });
-            let got_w = writer.join().unwrap();
+            let (got_w, got_r) = pair_ticks(&f, 3001, kernel_write, kernel_read, end_execution);
+            let (tr, wdone) = rule_f_ticks(3001, depth);
             assert_eq!(got_w, wdone, "depth {depth}: write ticks");
             assert_eq!(got_r, tr, "depth {depth}: read ticks");
             assert!(f.is_empty());
