@@ -611,22 +611,33 @@ impl<'a, 'b> Tr<'a, 'b> {
             .map(|d| ldf(b, offset_of!(Frame, gbase) + d * 8))
             .collect();
         let item_cost = ldf(b, offset_of!(Frame, item_cost));
+        let rw = MemFlagsData::trusted();
+        // A loop over items (`items` > 0) starts at local id (0, 0, 0): dimensions 1 and 2 of
+        // the ids are written here and when they change (the item end's carries), dimension
+        // 0 per item. One item set up by the caller (`items` 0) keeps the caller's ids.
+        let init_ids = b.create_block();
+        b.ins().brif(items, init_ids, &[], item_head, &[]);
+        b.switch_to_block(init_ids);
+        b.seal_block(init_ids);
+        for (d, &g) in gbase.iter().enumerate().skip(1) {
+            b.ins()
+                .store(rw, zero64, ids, fo(offset_of!(Ids, lid) + d * 8));
+            b.ins().store(rw, g, ids, fo(offset_of!(Ids, gid) + d * 8));
+        }
         b.ins().jump(item_head, &[]);
-        // Each item of the loop: ids (memory, read by `WorkItemC` and the helpers), the
-        // trapping item's index, the item's clock ticks, private memory and issue counters.
+        // Each item of the loop: dimension 0's ids (memory, read by `WorkItemC` and the
+        // helpers), the trapping item's index, the item's clock ticks, private memory and
+        // issue counters.
         b.switch_to_block(item_head);
         b.ins().brif(items, setup, &[], body, &[]);
         b.switch_to_block(setup);
         b.seal_block(setup);
-        let rw = MemFlagsData::trusted();
         let lin = b.use_var(item);
         b.ins().store(rw, lin, frame, fo(offset_of!(Frame, item)));
-        for (d, &lv) in lid.iter().enumerate() {
-            let l = b.use_var(lv);
-            let g = b.ins().iadd(gbase[d], l);
-            b.ins().store(rw, l, ids, fo(offset_of!(Ids, lid) + d * 8));
-            b.ins().store(rw, g, ids, fo(offset_of!(Ids, gid) + d * 8));
-        }
+        let l0 = b.use_var(lid[0]);
+        let g0 = b.ins().iadd(gbase[0], l0);
+        b.ins().store(rw, l0, ids, fo(offset_of!(Ids, lid)));
+        b.ins().store(rw, g0, ids, fo(offset_of!(Ids, gid)));
         let c = b.use_var(clock);
         let c = b.ins().iadd(c, item_cost);
         b.def_var(clock, c);
@@ -747,12 +758,23 @@ impl<'a, 'b> Tr<'a, 'b> {
         t.b.seal_block(next);
         // The next local id: dimension 0 steps; a wrap (once per row) carries into the
         // next dimension in a cold block. The last dimension never wraps (`items` ends first).
+        // Dimensions 1 and 2 write their ids where they change.
         let z64 = t.b.ins().iconst(I64, 0);
+        let set_ids = |t: &mut Tr, d: usize, l: Value| {
+            if d > 0 {
+                let g = t.b.ins().iadd(gbase[d], l);
+                t.b.ins()
+                    .store(rw, l, t.ids, fo(offset_of!(Ids, lid) + d * 8));
+                t.b.ins()
+                    .store(rw, g, t.ids, fo(offset_of!(Ids, gid) + d * 8));
+            }
+        };
         for (d, &lv) in lid.iter().enumerate() {
             let l = t.b.use_var(lv);
             let l = t.b.ins().iadd_imm_s(l, 1);
             if d == 2 {
                 t.b.def_var(lv, l);
+                set_ids(&mut t, d, l);
                 t.b.ins().jump(item_head, &[]);
                 break;
             }
@@ -764,10 +786,12 @@ impl<'a, 'b> Tr<'a, 'b> {
             t.b.switch_to_block(keep);
             t.b.seal_block(keep);
             t.b.def_var(lv, l);
+            set_ids(&mut t, d, l);
             t.b.ins().jump(item_head, &[]);
             t.b.switch_to_block(carry);
             t.b.seal_block(carry);
             t.b.def_var(lv, z64);
+            set_ids(&mut t, d, z64);
         }
         t.b.seal_block(item_head);
         // The exit: write back the clock and the poll countdown, return the status.
