@@ -1107,9 +1107,8 @@ fn run_kernel(
     // The compiling backend compiled the kernel as the program loaded, or is compiling it
     // (then this waits), or compiles it now (once; later launches and workers reuse it).
     if inner.jit {
-        // Groups of one work-item of a single work-item kernel: the variant without issue
-        // counters (`jit::Spec::single`); else the general one.
-        let single = f.single_work_item && l.iter().product::<u64>() == 1;
+        // Groups of one work-item: the variant without issue counters (`jit::Spec::single`).
+        let single = l.iter().product::<u64>() == 1;
         crate::exec::jit::prepare(code, module, f, single, || inner.jit_spec(spec.kernel, f));
     }
     let mut regs = vec![0u64; f.num_slots as usize];

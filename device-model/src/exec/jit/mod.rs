@@ -97,9 +97,10 @@ pub struct Spec {
     pub coalesce: Vec<(u32, u32)>,
     pub word_shift: u32,
     pub max_burst: u64,
-    /// Compiled for groups of one work-item only (`Machine::issued` empty: every access
-    /// takes issue slot 0, so no issue counter is read or written); [`frame_of`] refuses
-    /// such code for a machine with issue counters.
+    /// Compiled for groups of one work-item (`Machine::issued` empty: every access takes
+    /// issue slot 0, so no issue counter is read or written); otherwise for groups of several,
+    /// whose issue counters the code uses without testing for them. [`frame_of`] refuses code
+    /// compiled for the other case.
     pub single: bool,
 }
 
@@ -229,8 +230,9 @@ pub fn enabled() -> bool {
 
 /// A kernel's native code: empty until [`prepare`] runs (as the program loads, or at the
 /// kernel's first launch if that comes first), then the compiled kernel or `None` (the kernel
-/// runs on the interpreter). Two variants: the general one, and one for groups of one
-/// work-item ([`Spec::single`]), which a single work-item kernel gets.
+/// runs on the interpreter). Two variants ([`Spec::single`]): for groups of several
+/// work-items and for groups of one; a launch prepares the one its groups need, the program's
+/// compiling thread the one a kernel's attributes call for.
 #[derive(Clone, Debug, Default)]
 pub struct Slot(
     OnceLock<Option<Arc<JitKernel>>>,
@@ -238,16 +240,12 @@ pub struct Slot(
 );
 
 impl Slot {
-    /// The compiled kernel for a machine without issue counters (`single`: groups of one
-    /// work-item; its own variant when compiled, else the general one) or with them.
+    /// The compiled kernel for groups of one work-item (`single`, a machine without issue
+    /// counters) or of several, if [`prepare`] compiled that variant.
     #[inline]
     pub fn get(&self, single: bool) -> Option<&JitKernel> {
-        let general = || self.0.get().and_then(|k| k.as_deref());
-        if single {
-            self.1.get().and_then(|k| k.as_deref()).or_else(general)
-        } else {
-            general()
-        }
+        let slot = if single { &self.1 } else { &self.0 };
+        slot.get().and_then(|k| k.as_deref())
     }
 }
 
@@ -492,7 +490,7 @@ pub fn run_in(
     regs: &mut [u64],
     pc: &mut u32,
 ) -> Option<Result<Exit, Trap>> {
-    if regs.len() < j.num_slots || !resumes_at(j, *pc) {
+    if regs.len() < j.num_slots || !resumes_at(j, *pc) || j.spec.single != m.issued.is_empty() {
         return None;
     }
     let f = &mut g.0;
@@ -555,7 +553,7 @@ fn frame(j: &JitKernel, m: &mut Machine<'_>, regs: &mut [u64]) -> Option<Frame> 
 
 #[inline]
 fn frame_of(j: &JitKernel, m: &mut Machine<'_>, regs: *mut u64, nregs: usize) -> Option<Frame> {
-    if j.spec.single && !m.issued.is_empty() {
+    if j.spec.single != m.issued.is_empty() {
         return None;
     }
     let (loops, nloops) = m.counters.loop_slots();
@@ -592,7 +590,7 @@ fn frame_of(j: &JitKernel, m: &mut Machine<'_>, regs: *mut u64, nregs: usize) ->
         }
     }
     let cnt = helpers::CountEnv::of(m);
-    if cnt.nsites < j.need_sites {
+    if cnt.nsites < j.need_sites || (!j.spec.single && cnt.issued.is_null()) {
         return None;
     }
     Some(Frame {

@@ -653,10 +653,6 @@ impl<'a, 'b> Tr<'a, 'b> {
         trackers.dedup();
         // Code for groups of one work-item (`Spec::single`) has no issue counters to zero.
         if !trackers.is_empty() && !spec.single {
-            let zero_issued = b.create_block();
-            b.ins().brif(cissued, zero_issued, &[], body, &[]);
-            b.switch_to_block(zero_issued);
-            b.seal_block(zero_issued);
             let z32 = b.ins().iconst(I32, 0);
             for ts in trackers {
                 b.ins().store(rw, z32, cissued, (ts as u64 * 4) as i32);
@@ -1537,7 +1533,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             .icmp_imm_u(IntCC::UnsignedGreaterThan, d1, need as i64);
         bump_when(self, cross, &[(field::CROSSING, cross)]);
         // The issue slot: the work-item's count of this tracker's executions (per wide
-        // access), saturating at `ISSUE_SLOTS`; slot 0 for groups of one work-item.
+        // access), saturating at `ISSUE_SLOTS`; slot 0 in code for groups of one work-item.
         let islot = self.b.create_block();
         let have = self.b.create_block();
         let rowsb = self.b.create_block();
@@ -1550,7 +1546,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             // Groups of one work-item: slot 0, no issue counter (`islot` is unreachable).
             self.b.ins().jump(have, &[]);
         } else {
-            self.b.ins().brif(iss, islot, &[], have, &[]);
+            self.b.ins().jump(islot, &[]);
         }
         self.b.switch_to_block(islot);
         self.b.seal_block(islot);
@@ -1686,7 +1682,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         let islot = self.b.create_block();
         let have = self.b.create_block();
         let iss = self.cissued;
-        self.b.ins().brif(iss, islot, &[], have, &[]);
+        self.b.ins().jump(islot, &[]);
         self.b.switch_to_block(islot);
         self.b.seal_block(islot);
         let ko = (site as u64 * 4) as i32;
