@@ -263,8 +263,16 @@ pub fn prepare<'c>(
     single: bool,
     spec: impl FnOnce() -> Spec,
 ) -> Option<&'c JitKernel> {
-    let slot = if single { &code.jit.1 } else { &code.jit.0 };
+    let (slot, other) = if single {
+        (&code.jit.1, &code.jit.0)
+    } else {
+        (&code.jit.0, &code.jit.1)
+    };
     slot.get_or_init(|| {
+        // The other variant did not compile: its note stands for the kernel (one per kernel).
+        if let Some(None) = other.get() {
+            return None;
+        }
         let name = &f.name;
         let spec = Spec { single, ..spec() };
         match compile_for(code, m, f, spec) {
