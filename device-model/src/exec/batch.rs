@@ -86,6 +86,16 @@ impl Rows {
         m: 0,
         last: 0,
     };
+
+    /// The row set of one run.
+    fn of(r: Batch) -> Rows {
+        Rows {
+            r,
+            delta: 0,
+            m: 1,
+            last: r.a0,
+        }
+    }
 }
 
 /// What a tracker walk feeds: bytes per access, the word shift (`u32::MAX`: divide by `wb`,
@@ -188,15 +198,7 @@ impl Machine<'_> {
     /// first address continues their step; otherwise the rows are counted and start anew.
     fn retire(&mut self, s: usize, r: Batch) {
         let Some(p) = self.rows.get_mut(s) else {
-            self.count_rows(
-                s,
-                &Rows {
-                    r,
-                    delta: 0,
-                    m: 1,
-                    last: r.a0,
-                },
-            );
+            self.count_rows(s, &Rows::of(r));
             return;
         };
         if p.m > 0 {
@@ -217,12 +219,7 @@ impl Machine<'_> {
             let q = *p;
             self.count_rows(s, &q);
         }
-        self.rows[s] = Rows {
-            r,
-            delta: 0,
-            m: 1,
-            last: r.a0,
-        };
+        self.rows[s] = Rows::of(r);
     }
 
     /// Counts every pending run and row set (see the module comment for when this must
