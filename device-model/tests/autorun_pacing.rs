@@ -4,7 +4,7 @@
 mod timing_util;
 
 use fpgacl_device_model::*;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use timing_util::*;
 
@@ -30,6 +30,14 @@ __kernel void poller(void) {
     if (v) write_channel_intel(idle_out, x);
 }
 "#;
+
+/// The tests measure the CPU time of the whole process: under `cargo test` (one process, tests
+/// on parallel threads) each takes this lock, so no other test's autorun kernels run in its
+/// window (`cargo nextest` runs each test in a process of its own).
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn instance() -> Arc<ProgramInstance> {
     Arc::new(kit(SRC, 1).inst)
@@ -99,6 +107,7 @@ fn pipeline(
 /// (10,000 items: 7.3 s against 29 ms enqueued).
 #[test]
 fn fed_autorun_pipeline_takes_no_backoff() {
+    let _serial = serial();
     let inst = instance();
     let n = 4000;
     let enqueued = pipeline(&inst, "prod", Some("mid"), "cons", n);
@@ -119,6 +128,7 @@ fn fed_autorun_pipeline_takes_no_backoff() {
 /// execution (about one execution per millisecond instead of a busy loop).
 #[test]
 fn idle_autorun_poller_backs_off() {
+    let _serial = serial();
     let inst = instance();
     let cpu0 = process_cpu_seconds();
     let t0 = Instant::now();
@@ -160,6 +170,7 @@ fn process_cpu_seconds() -> f64 {
 /// through the non-blocking decisions of rule F-nb, which scan every timed execution.)
 #[test]
 fn two_hundred_idle_autorun_compute_units_stay_off_the_cpu() {
+    let _serial = serial();
     const SRC: &str = r#"
 #pragma OPENCL EXTENSION cl_intel_channels : enable
 channel int in_b[200] __attribute__((depth(4)));
@@ -207,6 +218,7 @@ __kernel void blocked(void) { write_channel_intel(out, read_channel_intel(in_b[g
 /// channel is written: an enqueued kernel feeding compute unit 7 gets its answer.
 #[test]
 fn two_hundred_polling_autorun_compute_units_park_when_idle() {
+    let _serial = serial();
     const SRC: &str = r#"
 #pragma OPENCL EXTENSION cl_intel_channels : enable
 channel int req[200] __attribute__((depth(4)));
