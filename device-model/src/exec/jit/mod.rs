@@ -53,6 +53,7 @@
 //! code generation fails or panics, never a crash): kernels with image reads or writes. See
 //! [`translate::unsupported`].
 
+mod counted;
 mod helpers;
 mod translate;
 

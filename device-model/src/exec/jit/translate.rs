@@ -6,6 +6,7 @@
 use super::super::code::{Code, Op, NONE};
 use super::super::interp::ISSUE_SLOTS;
 use super::super::interp::{Ids, Region};
+use super::counted::{counted_loops, Aff, Counted};
 use super::helpers::{self as h, CountEnv, Frame};
 use super::{Entry, Spec};
 use crate::counters::field;
@@ -411,6 +412,36 @@ pub fn build(
     Ok((module, entry, size, inline_sites, resets))
 }
 
+/// Whether `count` counts an access of `site` inline (else through `h_count`): the immediate
+/// offsets of the site's and its tracker's row, last address and issue counter fit an i32,
+/// the access has an alignment and the word shift is sane.
+fn counted_inline(spec: &Spec, site: u32, size: u64, elem: u64) -> bool {
+    let align = if size.is_power_of_two() { size } else { elem };
+    let small = |s: u64| {
+        s.checked_mul((field::COUNT * 8) as u64)
+            .is_some_and(|x| x < i32::MAX as u64 / 2)
+    };
+    let (ts, _) = spec.tracker(site);
+    align != 0 && small(site as u64) && small(ts as u64) && spec.word_shift < 64
+}
+
+/// Whether an access of `site` is counted inline in a run (`Tr::count_batched`): the site has
+/// its own burst tracker and the kernel batches.
+fn counted_in_runs(spec: &Spec, batching: bool, site: u32, size: u64, elem: u64) -> bool {
+    counted_inline(spec, site, size, elem)
+        && batching
+        && spec.tracker(site) == (site, 1)
+        && size > 0
+        && (site as usize)
+            .checked_mul(size_of::<super::super::batch::Batch>())
+            .is_some_and(|x| x < i32::MAX as usize / 2)
+}
+
+/// Iterations a chunk runs at most, and header visits a failed chunk check skips before the
+/// next check (see [`Tr::chunk`]).
+const CHUNK_MAX: i64 = 1 << 20;
+const CHUNK_SKIP: i64 = 3;
+
 /// The translator's state while emitting one kernel.
 struct Tr<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
@@ -478,6 +509,9 @@ struct Tr<'a, 'b> {
     cbatch: Value,
     /// Per site: executed at most once per work-item (issue slot 0, [`once_sites`]).
     once: Vec<bool>,
+    /// Per op: the counted loop whose body starts there (`super::counted`), with its gate
+    /// (header visits to skip before the next chunk check) and its chunk's countdown.
+    counted: Vec<Option<(Counted, Variable, Variable)>>,
 }
 
 /// Where an access is in bounds: the block, the region entry and the offset.
@@ -706,7 +740,29 @@ impl<'a, 'b> Tr<'a, 'b> {
                     .max(access_sites(code).last().map_or(0, |&s| s as usize + 1)),
             ),
             cbatch,
+            counted: Vec::new(),
         };
+        // Counted loops run in chunks (`FPGACL_JIT_CHUNKS=0` turns them off: measurements).
+        let batching = t.batching;
+        if std::env::var_os("FPGACL_JIT_CHUNKS").is_none_or(|v| v != "0") {
+            let inline =
+                |site: u32, size: u64, elem: u64| counted_in_runs(spec, batching, site, size, elem);
+            let zero = t.b.ins().iconst(I64, 0);
+            t.counted = counted_loops(code, &inline)
+                .into_iter()
+                .map(|c| {
+                    c.map(|c| {
+                        let gate = t.b.declare_var(I64);
+                        t.b.def_var(gate, zero);
+                        let left = t.b.declare_var(I64);
+                        t.b.def_var(left, zero);
+                        // The chunk's exit is one more way into the loop header.
+                        t.remaining[c.head as usize] += 1;
+                        (c, gate, left)
+                    })
+                })
+                .collect();
+        }
         for &r in &resumes {
             t.remaining[r as usize] += 1;
         }
@@ -723,6 +779,9 @@ impl<'a, 'b> Tr<'a, 'b> {
                     t.b.seal_block(blk);
                     t.sealed[i] = true;
                 }
+            }
+            if let Some((c, gate, left)) = t.counted.get_mut(i).and_then(Option::take) {
+                t.chunk(&c, gate, left)?;
             }
             t.op(i as u32)?;
             if !ends_block(op) && i + 1 < n && t.blocks[i + 1].is_some() {
@@ -1438,18 +1497,12 @@ impl<'a, 'b> Tr<'a, 'b> {
         let (ts, per) = self.spec.tracker(site);
         let ws = self.spec.word_shift;
         let (sv, tv) = (site as u64, ts as u64);
-        // Immediate offsets of the site's row, last address and issue counter must fit an
-        // i32.
-        let small = |s: u64| {
-            s.checked_mul((field::COUNT * 8) as u64)
-                .is_some_and(|x| x < i32::MAX as u64 / 2)
-        };
-        if align == 0 || !small(sv) || !small(tv) || ws >= 64 {
+        if !counted_inline(self.spec, site, size, elem) {
             self.count_call(site, addr, size, elem);
             return;
         }
         self.inline_sites.push((site, ts, per));
-        if self.batching && (ts, per) == (site, 1) && size > 0 {
+        if counted_in_runs(self.spec, self.batching, site, size, elem) {
             self.count_batched(site, addr, size, elem);
             return;
         }
@@ -1782,6 +1835,381 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.switch_to_block(join);
         self.b.seal_block(join);
         self.count(site, addr, es * n as u64, es);
+    }
+
+    /// The top of counted loop `c`'s body (`super::counted`): unless the gate says to skip,
+    /// a check whether the next `K >= 2` iterations can run as a chunk, the chunk (the body
+    /// again, accesses unchecked and uncounted, `K` times) and its closed-form accounting;
+    /// the builder is left where the checked body goes on (a failed check, a skipped one).
+    ///
+    /// The check proves what the checked body would find: `iv < bound` holds for all `K`
+    /// iterations (`K` at most the trip count, no 32-bit wrap of the induction variable),
+    /// every term of the affine program stays in its range, every access is in bounds of
+    /// its region (writable for a store) and continues its site's pending run (next address
+    /// and slot, stride and slot step), no issue counter saturates, no poll falls due and
+    /// the clock plan is the simple one (per-head cost from the table).
+    fn chunk(&mut self, c: &Counted, gate: Variable, left: Variable) -> Result<(), String> {
+        use super::super::batch::Batch;
+        let rw = MemFlagsData::trusted();
+        let ro = MemFlagsData::trusted().with_readonly().with_can_move();
+        let (check, skip, fast, body, done, fail, slow) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let g = self.b.use_var(gate);
+        self.b.ins().brif(g, skip, &[], check, &[]);
+        self.b.switch_to_block(skip);
+        self.b.seal_block(skip);
+        let g1 = self.b.ins().iadd_imm_s(g, -1);
+        self.b.def_var(gate, g1);
+        self.b.ins().jump(slow, &[]);
+
+        self.b.switch_to_block(check);
+        self.b.seal_block(check);
+        let in32 = |t: &mut Self, x: Value| {
+            let r = t.b.ins().ireduce(I32, x);
+            let s = t.b.ins().sextend(I64, r);
+            t.b.ins().icmp(IntCC::Equal, s, x)
+        };
+        let s32 = |t: &mut Self, x: Value| {
+            let r = t.b.ins().ireduce(I32, x);
+            t.b.ins().sextend(I64, r)
+        };
+        // Trip count: iterations j >= 0 with iv + j * step < bound (bound capped at 2^31: the
+        // induction variable is 32-bit).
+        let stv = self.v(c.step);
+        let st = s32(self, stv);
+        let a = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, st, 1);
+        let z = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedLessThanOrEqual, st, CHUNK_MAX);
+        let mut ok = self.b.ins().band(a, z);
+        let ivr = self.v(c.iv);
+        let i32ok = in32(self, ivr);
+        ok = self.b.ins().band(ok, i32ok);
+        let iv0 = ivr;
+        let nb = self.v(c.bound);
+        let cap = self.c64(1 << 31);
+        let nb = self.b.ins().smin(nb, cap);
+        let one = self.c64(1);
+        let st_safe = self.b.ins().select(ok, st, one);
+        let num = self.b.ins().isub(nb, iv0);
+        let num = self.b.ins().iadd(num, st_safe);
+        let num = self.b.ins().iadd_imm_s(num, -1);
+        let trips = self.b.ins().udiv(num, st_safe);
+        let kmax = self.c64(CHUNK_MAX as u64);
+        let mut k = self.b.ins().umin(trips, kmax);
+        let p = self.b.use_var(self.poll);
+        let p = self.b.ins().uextend(I64, p);
+        k = self.b.ins().umin(k, p);
+        // Issue counters: a chunk stops before one saturates (a saturated one stays).
+        let lim = ISSUE_SLOTS as i64;
+        let mut issued: Vec<Option<Value>> = Vec::new();
+        for acc in &c.accesses {
+            if acc.site == NONE || self.spec.single {
+                issued.push(None);
+                continue;
+            }
+            let ks = self
+                .b
+                .ins()
+                .uload32(rw, self.cissued, (acc.site as u64 * 4) as i32);
+            let under = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, ks, lim);
+            let limv = self.c64(lim as u64);
+            let room = self.b.ins().isub(limv, ks);
+            let room = self.b.ins().select(under, room, kmax);
+            k = self.b.ins().umin(k, room);
+            issued.push(Some(ks));
+        }
+        let two = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, k, 2);
+        ok = self.b.ins().band(ok, two);
+        let simple = self.b.ins().icmp_imm_s(IntCC::Equal, self.clock_helper, 0);
+        ok = self.b.ins().band(ok, simple);
+        let km1 = self.b.ins().iadd_imm_s(k, -1);
+        // The affine program at the chunk's first and last iteration, and its step.
+        let zero = self.c64(0);
+        let mut x0: Vec<Value> = Vec::with_capacity(c.terms.len());
+        let mut xl: Vec<Value> = Vec::with_capacity(c.terms.len());
+        let mut dx: Vec<Value> = Vec::with_capacity(c.terms.len());
+        for &term in &c.terms {
+            let (a0, al, da) = match term {
+                Aff::Iv => {
+                    let m = self.b.ins().imul(km1, st);
+                    let l = self.b.ins().iadd(iv0, m);
+                    (iv0, l, st)
+                }
+                Aff::Zero => (zero, zero, zero),
+                Aff::Inv { s, i32 } => {
+                    let x = self.v(s);
+                    let x = if i32 {
+                        s32(self, x)
+                    } else {
+                        let fits = in32(self, x);
+                        ok = self.b.ins().band(ok, fits);
+                        x
+                    };
+                    (x, x, zero)
+                }
+                Aff::Add(a, b) | Aff::AddOff(a, b) => {
+                    let f = |t: &mut Self, x: &[Value]| t.b.ins().iadd(x[a], x[b]);
+                    (f(self, &x0), f(self, &xl), f(self, &dx))
+                }
+                Aff::Sub(a, b) => {
+                    let f = |t: &mut Self, x: &[Value]| t.b.ins().isub(x[a], x[b]);
+                    (f(self, &x0), f(self, &xl), f(self, &dx))
+                }
+                Aff::Mul(a, b) => {
+                    let m = x0[b];
+                    let f = |t: &mut Self, x: &[Value]| t.b.ins().imul(x[a], m);
+                    (f(self, &x0), f(self, &xl), f(self, &dx))
+                }
+                Aff::MulC(a, m) => {
+                    let f = |t: &mut Self, x: &[Value]| t.b.ins().imul_imm_s(x[a], m);
+                    (f(self, &x0), f(self, &xl), f(self, &dx))
+                }
+                Aff::AddC(a, m) => {
+                    let f = |t: &mut Self, x: &[Value]| t.b.ins().iadd_imm_s(x[a], m);
+                    (f(self, &x0), f(self, &xl), dx[a])
+                }
+            };
+            if term.is_i32() {
+                let f0 = in32(self, a0);
+                let fl = in32(self, al);
+                let both = self.b.ins().band(f0, fl);
+                ok = self.b.ins().band(ok, both);
+            }
+            x0.push(a0);
+            xl.push(al);
+            dx.push(da);
+        }
+        // Accesses: in bounds for the whole chunk, continuing their runs.
+        struct Run {
+            site: u32,
+            step: Value,
+            issued: Option<Value>,
+            dslot: Value,
+        }
+        let mut hosts: Vec<(u32, Value)> = Vec::new();
+        let mut runs: Vec<Run> = Vec::new();
+        for (acc, ks) in c.accesses.iter().zip(issued) {
+            let p = self.v(acc.base);
+            let r = self.b.ins().ushr_imm_s(p, REGION_SHIFT as i64);
+            let inr = self.b.ins().icmp(IntCC::UnsignedLessThan, r, self.nregions);
+            let ri = self.b.ins().select(inr, r, zero);
+            let rs = self.b.ins().imul_imm_s(ri, size_of::<Region>() as i64);
+            let rp = self.b.ins().iadd(self.regions, rs);
+            let len = self.b.ins().load(I64, ro, rp, fo(offset_of!(Region, len)));
+            let hb = self.b.ins().load(I64, ro, rp, fo(offset_of!(Region, base)));
+            let boff = self.b.ins().band_imm_s(p, OFFSET_MASK as i64);
+            let o0 = self.b.ins().iadd(boff, x0[acc.off]);
+            let ol = self.b.ins().iadd(boff, xl[acc.off]);
+            let lo = self.b.ins().smin(o0, ol);
+            let hi = self.b.ins().smax(o0, ol);
+            let pos = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, lo, 0);
+            let end = self.b.ins().iadd_imm_s(hi, acc.size as i64);
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+            let inb = self.b.ins().band(pos, fits);
+            let inb = self.b.ins().band(inb, inr);
+            ok = self.b.ins().band(ok, inb);
+            if acc.write {
+                let w = self
+                    .b
+                    .ins()
+                    .load(I8, ro, rp, fo(offset_of!(Region, writable)));
+                let w = self.b.ins().icmp_imm_s(IntCC::NotEqual, w, 0);
+                ok = self.b.ins().band(ok, w);
+            }
+            hosts.push((acc.pc, hb));
+            if acc.site == NONE {
+                continue;
+            }
+            let addr0 = self.b.ins().iadd(p, x0[acc.off]);
+            let (slot0, dslot) = match ks {
+                Some(ks) => {
+                    let under = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, ks, lim);
+                    (ks, self.b.ins().uextend(I64, under))
+                }
+                None => (zero, zero),
+            };
+            let bo = (acc.site as usize * size_of::<Batch>()) as i32;
+            let f = |o: usize| bo + o as i32;
+            let bp = self.cbatch;
+            let fields = [
+                (offset_of!(Batch, next), addr0),
+                (offset_of!(Batch, nslot), slot0),
+                (offset_of!(Batch, stride), dx[acc.off]),
+                (offset_of!(Batch, dslot), dslot),
+            ];
+            for (o, want) in fields {
+                let have = self.b.ins().load(I64, rw, bp, f(o));
+                let same = self.b.ins().icmp(IntCC::Equal, have, want);
+                ok = self.b.ins().band(ok, same);
+            }
+            runs.push(Run {
+                site: acc.site,
+                step: dx[acc.off],
+                issued: ks,
+                dslot,
+            });
+        }
+        self.b.ins().brif(ok, fast, &[], fail, &[]);
+
+        // The chunk: the body K times.
+        self.b.switch_to_block(fast);
+        self.b.seal_block(fast);
+        self.b.def_var(left, k);
+        self.b.ins().jump(body, &[]);
+        self.b.switch_to_block(body);
+        for pc in c.body..c.end {
+            match hosts.iter().find(|h| h.0 == pc) {
+                Some(&(_, hb)) => self.chunk_access(pc, hb)?,
+                None => self.op(pc)?,
+            }
+        }
+        let n = self.b.use_var(left);
+        let n = self.b.ins().iadd_imm_s(n, -1);
+        self.b.def_var(left, n);
+        let last = self.b.ins().icmp_imm_s(IntCC::Equal, n, 0);
+        // The target that stays in the loop named second (see `brif_loop_friendly`).
+        self.b.ins().brif(last, done, &[], body, &[]);
+        self.b.seal_block(body);
+
+        // After the chunk: the loop-head visits of its iterations 2..K, their clock ticks and
+        // polls, the issue counters and the runs, then the header of the next iteration.
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        let vo = fo(c.l as usize * 8);
+        let vis = self.b.ins().load(I64, rw, self.visits, vo);
+        let vis = self.b.ins().iadd(vis, km1);
+        self.b.ins().store(rw, vis, self.visits, vo);
+        let cost = self
+            .b
+            .ins()
+            .load(I64, MemFlagsData::trusted().with_readonly(), self.heads, vo);
+        let ticks = self.b.ins().imul(cost, km1);
+        let clk = self.b.use_var(self.clock);
+        let clk = self.b.ins().iadd(clk, ticks);
+        self.b.def_var(self.clock, clk);
+        let p = self.b.use_var(self.poll);
+        let km1_32 = self.b.ins().ireduce(I32, km1);
+        let p = self.b.ins().isub(p, km1_32);
+        self.b.def_var(self.poll, p);
+        for r in &runs {
+            let bo = (r.site as usize * size_of::<Batch>()) as i32;
+            let f = |o: usize| bo + o as i32;
+            let bp = self.cbatch;
+            let adv = |t: &mut Self, o: usize, by: Value| {
+                let x = t.b.ins().load(I64, rw, bp, f(o));
+                let x = t.b.ins().iadd(x, by);
+                t.b.ins().store(rw, x, bp, f(o));
+            };
+            adv(self, offset_of!(Batch, n), k);
+            let bytes = self.b.ins().imul(k, r.step);
+            adv(self, offset_of!(Batch, next), bytes);
+            let slots = self.b.ins().imul(k, r.dslot);
+            adv(self, offset_of!(Batch, nslot), slots);
+            if let Some(ks) = r.issued {
+                let ks = self.b.ins().iadd(ks, slots);
+                self.b
+                    .ins()
+                    .istore32(rw, ks, self.cissued, (r.site as u64 * 4) as i32);
+            }
+        }
+        self.jump_op(c.head as usize);
+
+        // A failed check: the checked body, and no check for the next few visits.
+        self.b.switch_to_block(fail);
+        self.b.seal_block(fail);
+        let s = self.c64(CHUNK_SKIP as u64);
+        self.b.def_var(gate, s);
+        self.b.ins().jump(slow, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        Ok(())
+    }
+
+    /// An access of a chunk (proved in bounds, counted by the chunk as a whole): the address
+    /// as the checked op computes it, then the host memory.
+    fn chunk_access(&mut self, pc: u32, hb: Value) -> Result<(), String> {
+        let addr_of = |t: &mut Self, base: u32, idx: u32, sl: u8, dst: u32| {
+            let i = t.v(idx);
+            let p = t.v(base);
+            let sh = t.b.ins().ishl_imm_s(i, sl as i64);
+            let n = t.b.ins().iadd(p, sh);
+            t.d(dst, n);
+            n
+        };
+        let host = |t: &mut Self, a: Value| {
+            let off = t.b.ins().band_imm_s(a, OFFSET_MASK as i64);
+            t.b.ins().iadd(hb, off)
+        };
+        match self.code.ops[pc as usize] {
+            Op::LoadIdx {
+                k,
+                sl,
+                d,
+                t,
+                base,
+                idx,
+                ..
+            } => {
+                let a = addr_of(self, base, idx, sl, t);
+                let ptr = host(self, a);
+                let x = self.load_lane(k, ptr, 0);
+                self.d(d, x);
+            }
+            Op::StoreIdx {
+                k,
+                sl,
+                s,
+                t,
+                base,
+                idx,
+                ..
+            } => {
+                let x = self.v(s);
+                let a = addr_of(self, base, idx, sl, t);
+                let ptr = host(self, a);
+                self.store_lane(k, ptr, 0, x);
+            }
+            Op::Load { k, n, d, a, .. } => {
+                let a = self.v(a);
+                let ptr = host(self, a);
+                let es = k.size() as i32;
+                let vals: Vec<Value> = (0..n as i32)
+                    .map(|i| self.load_lane(k, ptr, i * es))
+                    .collect();
+                for (i, x) in vals.into_iter().enumerate() {
+                    self.d(d + i as u32, x);
+                }
+            }
+            Op::Store { k, n, s, a, .. } => {
+                let vals: Vec<Value> = (0..n as u32).map(|i| self.v(s + i)).collect();
+                let a = self.v(a);
+                let ptr = host(self, a);
+                let es = k.size() as i32;
+                for (i, x) in vals.into_iter().enumerate() {
+                    self.store_lane(k, ptr, i as i32 * es, x);
+                }
+            }
+            _ => return Err(format!("internal: chunk access at op {pc} is not one")),
+        }
+        Ok(())
     }
 
     /// `clock += cost` where the cost is `table[l]`, or the helper's when the plan is stateful.

@@ -1,0 +1,469 @@
+//! Counted loops the compiled code can run in chunks: an innermost loop whose header tests
+//! `iv < bound` (signed), whose body is straight-line code ending with `iv += step`, and whose
+//! memory accesses have addresses affine in `iv` (base pointer and multipliers invariant).
+//!
+//! For such a loop the translator emits a second copy of the body without bounds checks and
+//! without per-access counting, entered at the top of the body when a runtime check proves
+//! that the next `K` iterations behave exactly as the checked body would: every `iv < bound`
+//! test passes, every access is in bounds and continues its site's run (`exec::batch`), no
+//! poll falls due and no issue counter saturates. The chunk then adds the `K` iterations'
+//! loop-head visits, clock ticks, issue counters and run lengths in closed form. Anything the
+//! check cannot prove runs the checked body for that iteration, so counters, emulated times
+//! and fault reports are the same either way.
+//!
+//! This module holds the static part: which loops qualify and the affine program the runtime
+//! check evaluates ([`Aff`]); `translate` emits the check and the chunk.
+
+use super::super::code::{Code, Op, NONE};
+use fpgacl_kernel_compiler::ir::{BinOp, CmpOp, Scalar};
+
+/// One term of the affine program, evaluated by the check at the chunk's first and last
+/// iteration (exactly, in 64 bits). `I32` terms model a 32-bit integer op: the check requires
+/// both ends in the `i32` range, so the op does not wrap anywhere in the chunk (an affine
+/// function of the iteration number takes its extremes at the ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aff {
+    /// The induction variable.
+    Iv,
+    /// Zero (the offset of a pointer slot itself).
+    Zero,
+    /// A slot no body op writes; `i32`: as a 32-bit operand (sign-extended low half), else
+    /// the raw slot value (then required in the `i32` range, where the two agree).
+    Inv {
+        s: u32,
+        i32: bool,
+    },
+    /// `a + b`, `a - b`, `a * b` of 32-bit integers (`Mul`: `b` does not vary).
+    Add(usize, usize),
+    Sub(usize, usize),
+    Mul(usize, usize),
+    /// Byte offsets: `a * c`, `a + b`, `a + c` (not range-checked: their inputs are bounded
+    /// and the access check bounds the result).
+    MulC(usize, i64),
+    AddOff(usize, usize),
+    AddC(usize, i64),
+}
+
+impl Aff {
+    /// Whether the term is the value of a 32-bit integer op (range-checked).
+    pub fn is_i32(&self) -> bool {
+        matches!(self, Aff::Add(..) | Aff::Sub(..) | Aff::Mul(..))
+    }
+}
+
+/// A memory access of the body: at byte offset `off` (a term) from the invariant pointer in
+/// slot `base`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub pc: u32,
+    pub site: u32,
+    pub base: u32,
+    pub off: usize,
+    pub size: u64,
+    pub write: bool,
+}
+
+/// A loop that qualifies, with its affine program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counted {
+    /// Loop number, header op (`LoopHead`), first body op, the body's closing `Jump`.
+    pub l: u32,
+    pub head: u32,
+    pub body: u32,
+    pub end: u32,
+    pub iv: u32,
+    pub bound: u32,
+    pub step: u32,
+    pub terms: Vec<Aff>,
+    pub accesses: Vec<Access>,
+}
+
+/// Largest pointer multiplier and displacement taken (keeps the offset terms far inside 64
+/// bits: a multiplied term is below 2^31 * 2^16).
+const MAX_SCALE: i64 = 1 << 16;
+const MAX_DISP: i64 = 1 << 40;
+
+/// Slots an op of the body writes, `None` for an op a chunk may not contain (control flow,
+/// barriers, calls that can leave the kernel or count accesses, channels, atomics, printf).
+fn writes(op: &Op, code: &Code) -> Option<Vec<u32>> {
+    let r = |d: u32, n: u32| Some((d..d + n).collect());
+    match *op {
+        Op::Const { d, .. }
+        | Op::Mov1 { d, .. }
+        | Op::ConvInt { d, .. }
+        | Op::WorkItemC { d, .. }
+        | Op::AddI32 { d, .. }
+        | Op::AddU32 { d, .. }
+        | Op::Add64 { d, .. }
+        | Op::SubI32 { d, .. }
+        | Op::SubU32 { d, .. }
+        | Op::Sub64 { d, .. }
+        | Op::MulI32 { d, .. }
+        | Op::MulU32 { d, .. }
+        | Op::Mul64 { d, .. }
+        | Op::CmpS { d, .. }
+        | Op::CmpU { d, .. }
+        | Op::CmpF32 { d, .. }
+        | Op::CmpF64 { d, .. }
+        | Op::FAdd32 { d, .. }
+        | Op::FSub32 { d, .. }
+        | Op::FMul32 { d, .. }
+        | Op::FDiv32 { d, .. }
+        | Op::FAdd64 { d, .. }
+        | Op::FSub64 { d, .. }
+        | Op::FMul64 { d, .. }
+        | Op::FDiv64 { d, .. }
+        | Op::Lane { d, .. }
+        | Op::PtrIdx { d, .. }
+        | Op::PtrDisp { d, .. } => r(d, 1),
+        Op::ConstN(x) => {
+            let (d, v) = code.consts.get(x as usize)?;
+            r(*d, v.len() as u32)
+        }
+        Op::Mov { d, n, .. }
+        | Op::Splat { d, n, .. }
+        | Op::And { d, n, .. }
+        | Op::Or { d, n, .. }
+        | Op::Xor { d, n, .. }
+        | Op::Select { d, n, .. } => r(d, n),
+        Op::IntBin { op, n, d, .. } => {
+            if matches!(op, BinOp::Div | BinOp::Rem) {
+                return None;
+            }
+            r(d, n as u32)
+        }
+        Op::FltBin { n, d, .. } | Op::Unary { n, d, .. } | Op::Cmp { n, d, .. } => r(d, n as u32),
+        Op::LaneV { dn, d, .. } => r(d, dn as u32),
+        Op::Shuffle(x) => {
+            let (d, _, idx) = code.shuffles.get(x as usize)?;
+            r(*d, idx.len().min(16) as u32)
+        }
+        Op::Convert(x) => {
+            let c = code.converts.get(x as usize)?;
+            r(c.d, c.n)
+        }
+        Op::LoadIdx { d, t, .. } => Some(vec![d, t]),
+        Op::StoreIdx { t, .. } => Some(vec![t]),
+        Op::Load { d, n, .. } => r(d, n as u32),
+        Op::Store { .. } => Some(vec![]),
+        _ => None,
+    }
+}
+
+/// The affine program of one body under construction.
+struct Prog<'a> {
+    written: &'a [bool],
+    iv: u32,
+    terms: Vec<Aff>,
+    /// Whether each term varies with the iteration.
+    varies: Vec<bool>,
+    /// Slots holding a known term (32-bit integer value) / a pointer (base slot, offset term).
+    val: Vec<Option<usize>>,
+    ptr: Vec<Option<(u32, usize)>>,
+}
+
+impl Prog<'_> {
+    fn push(&mut self, a: Aff, varies: bool) -> usize {
+        if let Some(i) = self.terms.iter().position(|&t| t == a) {
+            return i;
+        }
+        self.terms.push(a);
+        self.varies.push(varies);
+        self.terms.len() - 1
+    }
+
+    /// The term a slot holds here, as a 32-bit operand (`i32`) or raw.
+    fn term(&mut self, s: u32, i32: bool) -> Option<usize> {
+        let si = s as usize;
+        if let Some(t) = self.val.get(si).copied().flatten() {
+            return Some(t);
+        }
+        if s == self.iv {
+            return Some(self.push(Aff::Iv, true));
+        }
+        if !*self.written.get(si)? {
+            return Some(self.push(Aff::Inv { s, i32 }, false));
+        }
+        None
+    }
+
+    /// An invariant pointer slot, or a pointer made in the body from one.
+    fn pointer(&mut self, s: u32) -> Option<(u32, usize)> {
+        if let Some(p) = self.ptr.get(s as usize).copied().flatten() {
+            return Some(p);
+        }
+        if !*self.written.get(s as usize)? {
+            return Some((s, self.push(Aff::Zero, false)));
+        }
+        None
+    }
+
+    fn add_off(&mut self, off: usize, idx: usize, scale: i64, disp: i64) -> Option<usize> {
+        if !(0..=MAX_SCALE).contains(&scale) || !(-MAX_DISP..=MAX_DISP).contains(&disp) {
+            return None;
+        }
+        let v = self.varies[idx];
+        let m = self.push(Aff::MulC(idx, scale), v);
+        let m = if disp != 0 {
+            self.push(Aff::AddC(m, disp), v)
+        } else {
+            m
+        };
+        if self.terms[off] == Aff::Zero {
+            return Some(m);
+        }
+        let vo = self.varies[off] || v;
+        Some(self.push(Aff::AddOff(off, m), vo))
+    }
+}
+
+/// Per op, the counted loop whose body starts there. `inline_counted(site, size, elem)` says
+/// whether the translator counts an access of that site in a run inline (a chunk adds to runs
+/// only; other counting paths do not qualify).
+pub fn counted_loops(
+    code: &Code,
+    inline_counted: &dyn Fn(u32, u64, u64) -> bool,
+) -> Vec<Option<Counted>> {
+    let n = code.ops.len();
+    let mut out = vec![None; n];
+    // Per op, the branches that name it (a target outside the code is ignored: `build`
+    // refuses such code before it asks).
+    let mut targets = vec![0u32; n];
+    let mut hit = |t: u32| {
+        if let Some(x) = targets.get_mut(t as usize) {
+            *x += 1;
+        }
+    };
+    for op in &code.ops {
+        match *op {
+            Op::Jump(t) => hit(t),
+            Op::Br { t, f, .. } | Op::BrCmpS { t, f, .. } | Op::BrCmpU { t, f, .. } => {
+                hit(t);
+                hit(f);
+            }
+            Op::Switch(x) => {
+                if let Some(s) = code.switches.get(x as usize) {
+                    for &(_, t) in &s.cases {
+                        hit(t);
+                    }
+                    hit(s.default);
+                }
+            }
+            _ => {}
+        }
+    }
+    for h in 0..n.saturating_sub(3) {
+        if let Some(c) = counted_at(code, h, &targets, inline_counted) {
+            let b = c.body as usize;
+            out[b] = Some(c);
+        }
+    }
+    out
+}
+
+fn counted_at(
+    code: &Code,
+    h: usize,
+    targets: &[u32],
+    inline_counted: &dyn Fn(u32, u64, u64) -> bool,
+) -> Option<Counted> {
+    let ops = &code.ops;
+    let Op::LoopHead(l) = ops[h] else {
+        return None;
+    };
+    let Op::BrCmpS {
+        op: CmpOp::Lt,
+        a: iv,
+        b: bound,
+        t,
+        f,
+    } = ops[h + 1]
+    else {
+        return None;
+    };
+    let body = h + 2;
+    if t as usize != body || f as usize == body || targets[body] != 1 {
+        return None;
+    }
+    // The body: straight-line ops up to `Jump(h)`, entered only at its top.
+    let end = (body..ops.len()).find(|&i| !writes_or_none(&ops[i], code))?;
+    if !matches!(ops[end], Op::Jump(x) if x as usize == h) || end < body + 1 {
+        return None;
+    }
+    if (body + 1..=end).any(|i| targets[i] != 0) {
+        return None;
+    }
+    let Op::AddI32 { d, a, b: step } = ops[end - 1] else {
+        return None;
+    };
+    if d != iv || a != iv || step == iv || bound == iv {
+        return None;
+    }
+    let ns = code.num_slots as usize;
+    let mut written = vec![false; ns];
+    for op in &ops[body..end] {
+        for s in writes(op, code)? {
+            *written.get_mut(s as usize)? = true;
+        }
+    }
+    // The induction variable is written once (the closing add); bound and step never.
+    let iv_writes = ops[body..end]
+        .iter()
+        .filter(|op| writes(op, code).is_some_and(|w| w.contains(&iv)))
+        .count();
+    if iv_writes != 1 || written[bound as usize] || written[step as usize] {
+        return None;
+    }
+    let mut p = Prog {
+        written: &written,
+        iv,
+        terms: Vec::new(),
+        varies: Vec::new(),
+        val: vec![None; ns],
+        ptr: vec![None; ns],
+    };
+    let mut accesses = Vec::new();
+    let mut sites = Vec::new();
+    for pc in body..end - 1 {
+        let op = ops[pc];
+        // The terms and pointers an op defines, computed before its writes clear its slots.
+        let mut val = None;
+        let mut ptr = None;
+        let mut acc = None;
+        match op {
+            Op::AddI32 { a, b, .. } | Op::SubI32 { a, b, .. } | Op::MulI32 { a, b, .. } => {
+                if let (Some(x), Some(y)) = (p.term(a, true), p.term(b, true)) {
+                    let v = p.varies[x] || p.varies[y];
+                    val = match op {
+                        Op::AddI32 { .. } => Some(p.push(Aff::Add(x, y), v)),
+                        Op::SubI32 { .. } => Some(p.push(Aff::Sub(x, y), v)),
+                        _ if !p.varies[y] => Some(p.push(Aff::Mul(x, y), v)),
+                        _ if !p.varies[x] => Some(p.push(Aff::Mul(y, x), v)),
+                        _ => None,
+                    };
+                }
+            }
+            Op::ConvInt {
+                k: Scalar::I32, s, ..
+            } => {
+                val = match p.term(s, true) {
+                    Some(x) if p.terms[x].is_i32() || p.terms[x] == Aff::Iv => Some(x),
+                    Some(x) => match p.terms[x] {
+                        Aff::Inv { s, .. } => Some(p.push(Aff::Inv { s, i32: true }, false)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+            }
+            Op::Mov1 { s, .. } => {
+                val = p.term(s, false);
+                ptr = p.pointer(s);
+            }
+            Op::PtrIdx {
+                base,
+                idx,
+                scale,
+                disp,
+                ..
+            } => {
+                if let (Some((b, off)), Some(x)) = (p.pointer(base), p.term(idx, false)) {
+                    ptr = p.add_off(off, x, scale as i64, disp as i64).map(|o| (b, o));
+                }
+            }
+            Op::PtrDisp { base, disp, .. } => {
+                if let Some((b, off)) = p.pointer(base) {
+                    if (-MAX_DISP..=MAX_DISP).contains(&disp) {
+                        let v = p.varies[off];
+                        ptr = Some((b, p.push(Aff::AddC(off, disp), v)));
+                    }
+                }
+            }
+            Op::LoadIdx {
+                k,
+                sl,
+                base,
+                idx,
+                site,
+                ..
+            }
+            | Op::StoreIdx {
+                k,
+                sl,
+                base,
+                idx,
+                site,
+                ..
+            } => {
+                let write = matches!(op, Op::StoreIdx { .. });
+                if written[base as usize] || sl > 16 {
+                    return None;
+                }
+                let x = p.term(idx, false)?;
+                let z = p.push(Aff::Zero, false);
+                let off = p.add_off(z, x, 1 << sl, 0)?;
+                acc = Some((pc, site, base, off, k.size() as u64, k.size() as u64, write));
+            }
+            Op::Load { k, n, a, site, .. } | Op::Store { k, n, a, site, .. } => {
+                let write = matches!(op, Op::Store { .. });
+                let (b, off) = p.pointer(a)?;
+                let es = k.size() as u64;
+                acc = Some((pc, site, b, off, es * n as u64, es, write));
+            }
+            _ => {}
+        }
+        if let Some((pc, site, base, off, size, elem, write)) = acc {
+            if site != NONE {
+                if !inline_counted(site, size, elem) || sites.contains(&site) {
+                    return None;
+                }
+                sites.push(site);
+            }
+            accesses.push(Access {
+                pc: pc as u32,
+                site,
+                base,
+                off,
+                size,
+                write,
+            });
+        }
+        for s in writes(&op, code)? {
+            p.val[s as usize] = None;
+            p.ptr[s as usize] = None;
+        }
+        if let Some(d) = dest(&op) {
+            p.val[d as usize] = val;
+            p.ptr[d as usize] = ptr;
+        }
+    }
+    Some(Counted {
+        l,
+        head: h as u32,
+        body: body as u32,
+        end: end as u32,
+        iv,
+        bound,
+        step,
+        terms: p.terms,
+        accesses,
+    })
+}
+
+/// Whether `op` may be in a chunk's body (`Jump` ends the scan).
+fn writes_or_none(op: &Op, code: &Code) -> bool {
+    writes(op, code).is_some()
+}
+
+/// The one slot a term- or pointer-defining op writes.
+fn dest(op: &Op) -> Option<u32> {
+    match *op {
+        Op::AddI32 { d, .. }
+        | Op::SubI32 { d, .. }
+        | Op::MulI32 { d, .. }
+        | Op::ConvInt { d, .. }
+        | Op::Mov1 { d, .. }
+        | Op::PtrIdx { d, .. }
+        | Op::PtrDisp { d, .. } => Some(d),
+        _ => None,
+    }
+}
