@@ -1584,3 +1584,137 @@ fn a_single_work_item_kernel_agrees_in_tasks_and_in_groups_of_several() {
         }
     }
 }
+
+/// Counted loops the compiled code runs in chunks (`exec/jit/counted.rs`), at their edges: a
+/// store in the loop, a negative multiplier, a step of 3, a start below zero, float4 loads
+/// through pointers, a loop-invariant address in the loop (stride 0), local memory after a
+/// barrier, loops longer than the poll interval (4096 head visits) and than the issue
+/// counters (1024 slots) in groups of several work-items, and accesses that leave their
+/// buffer in the middle of a loop. Outputs, counters, emulated times and out-of-bounds
+/// reports (reported and faulting) must be the interpreter's.
+const CHUNK_KERNELS: &str = r#"
+__kernel void chunk_mix(__global const float *a, __global const int *b, __global float *o,
+                        int n, int m) {
+    int i = get_global_id(0);
+    float s = 0.0f;
+    for (int k = 0; k < n; k += 3) {
+        s += a[i * m + k] * (float)b[m - 1 - k];
+        o[i * m + k] = s;
+    }
+    for (int k = -5; k < n - 5; k++)
+        s += a[k + 5 + i];
+    o[i * m + 1] += s;
+}
+
+__kernel void chunk_long(__global const int *a, __global int *o, int n) {
+    int i = get_global_id(0);
+    int s = 0;
+    for (int k = 0; k < n; k++)
+        s += a[k] ^ i;
+    o[i] = s;
+}
+
+__kernel void chunk_vec(__global const float4 *p, __global float4 *o, int n) {
+    int i = get_global_id(0);
+    float4 acc = (float4)(0.0f);
+    for (int j = 0; j < n; j++) {
+        float4 q = p[j];
+        acc += q * p[i];
+        o[i * n + j] = acc;
+    }
+}
+
+__kernel void chunk_local(__global const int *a, __global int *o, int n) {
+    __local int t[64];
+    int l = get_local_id(0);
+    t[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int s = 0;
+    for (int k = 0; k < n; k++)
+        s += t[k] * k;
+    o[get_global_id(0)] = s;
+}
+"#;
+
+fn chunk_cases() -> Vec<Case> {
+    let m = 40usize;
+    let g = 6usize;
+    let mix = |n: i32, local: Option<[u64; 3]>| Case {
+        kernel: "chunk_mix",
+        dims: 1,
+        global: [g as u64, 1, 1],
+        local,
+        bufs: vec![floats(g * m, 31), pseudo(m, 32), vec![0; g * m]],
+        args: vec![Ok(0), Ok(1), Ok(2), Err(n), Err(m as i32)],
+    };
+    let long = |n: i32, global: u64, local: Option<[u64; 3]>| Case {
+        kernel: "chunk_long",
+        dims: 1,
+        global: [global, 1, 1],
+        local,
+        bufs: vec![pseudo(10_000, 33), vec![0; global as usize]],
+        args: vec![Ok(0), Ok(1), Err(n)],
+    };
+    let vec4 = |n: i32| Case {
+        kernel: "chunk_vec",
+        dims: 1,
+        global: [8, 1, 1],
+        local: Some([4, 1, 1]),
+        bufs: vec![floats(4 * 40, 34), vec![0; 4 * 8 * 40]],
+        args: vec![Ok(0), Ok(1), Err(n)],
+    };
+    let local = |n: i32| Case {
+        kernel: "chunk_local",
+        dims: 1,
+        global: [128, 1, 1],
+        local: Some([64, 1, 1]),
+        bufs: vec![pseudo(128, 35), vec![0; 128]],
+        args: vec![Ok(0), Ok(1), Err(n)],
+    };
+    vec![
+        mix(m as i32, Some([3, 1, 1])),
+        mix(m as i32, Some([1, 1, 1])),
+        // b[m - 1 - k] leaves its buffer below, a[i * m + k] above (last item) mid-loop.
+        mix(m as i32 + 7, Some([2, 1, 1])),
+        mix(m as i32 + 7, Some([1, 1, 1])),
+        long(10_000, 8, Some([4, 1, 1])),
+        long(10_000, 3, Some([1, 1, 1])),
+        long(9_000, 1, None),
+        // a[k] runs past its 10,000 elements after 10,000 iterations.
+        long(10_013, 2, Some([2, 1, 1])),
+        vec4(40),
+        vec4(43),
+        local(64),
+        local(70),
+    ]
+}
+
+#[test]
+fn counted_loop_chunks_agree_with_the_interpreter_at_their_edges() {
+    let m = compile("chunks.cl", CHUNK_KERNELS);
+    let report = analysis::analyze(&m, &Board::default_board().analysis_params());
+    for oob in [OobMode::Report, OobMode::Fault] {
+        let interp = instance(&m, Backend::Interp, oob);
+        let jit = instance(&m, Backend::Jit, oob);
+        for (i, c) in chunk_cases().iter().enumerate() {
+            let k = m.kernels.iter().position(|f| f.name == c.kernel).unwrap() as u32;
+            for timed in [false, true] {
+                let a = run_case(&interp, &m, &report, c, timed);
+                let b = run_case(&jit, &m, &report, c, timed);
+                assert!(jit.compiled(k), "{} was not compiled", c.kernel);
+                let what = format!("case {i} {} ({oob:?}, timed {timed})", c.kernel);
+                assert_eq!(a.0, b.0, "{what}: outputs differ");
+                match (&a.1, &b.1) {
+                    (Ok(ra), Ok(rb)) => {
+                        assert_eq!(ra.counters, rb.counters, "{what}: counters differ");
+                        assert_eq!(ra.end_tick, rb.end_tick, "{what}: emulated end differs");
+                        assert_eq!(ra.oob, rb.oob, "{what}: out-of-bounds reports differ");
+                        assert_eq!(format!("{ra:?}"), format!("{rb:?}"), "{what}");
+                    }
+                    (Err(ea), Err(eb)) => assert_eq!(ea, eb, "{what}: faults differ"),
+                    (ra, rb) => panic!("{what}: one backend faulted: {ra:?} / {rb:?}"),
+                }
+            }
+        }
+    }
+}

@@ -324,8 +324,7 @@ fn counted_at(
     };
     let mut accesses = Vec::new();
     let mut sites = Vec::new();
-    for pc in body..end - 1 {
-        let op = ops[pc];
+    for (pc, &op) in ops.iter().enumerate().take(end - 1).skip(body) {
         // The terms and pointers an op defines, computed before its writes clear its slots.
         let mut val = None;
         let mut ptr = None;

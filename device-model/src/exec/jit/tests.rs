@@ -255,3 +255,59 @@ fn branches_that_stay_in_their_loop_when_false_are_found() {
         "only the break's branch: {branches:?} {flags:?}"
     );
 }
+
+/// Which loops run in chunks (`counted`): the innermost counted loops with affine addresses,
+/// not loops with branches, divisions, gathers, other exit tests or a written induction
+/// variable. Each kernel below has one loop.
+#[test]
+fn counted_loops_are_the_affine_innermost_ones() {
+    use super::counted::{counted_loops, Aff};
+    let m = module(
+        "__kernel void mm(__global const float *a, __global const float *b, __global float *c, int n) {\n\
+         int col = get_global_id(0), row = get_global_id(1); float s = 0.0f;\n\
+         for (int k = 0; k < n; k++) s += a[row * n + k] * b[k * n + col];\n\
+         c[row * n + col] = s; }\n\
+         __kernel void branchy(__global int *a, int n) {\n\
+         for (int k = 0; k < n; k++) { if (a[k] > 3) a[k] = 0; } }\n\
+         __kernel void divides(__global int *a, int n, int d) {\n\
+         for (int k = 0; k < n; k++) a[k] = a[k] / d; }\n\
+         __kernel void gather(__global int *a, __global const int *ix, int n) {\n\
+         int s = 0; for (int k = 0; k < n; k++) s += a[ix[k]]; a[0] = s; }\n\
+         __kernel void quadratic(__global int *a, int n) {\n\
+         int s = 0; for (int k = 0; k < n; k++) s += a[k * k]; a[0] = s; }\n\
+         __kernel void down(__global int *a, int n) {\n\
+         int s = 0; for (int k = n; k > 0; k--) s += a[k]; a[0] = s; }\n\
+         __kernel void vec(__global const float4 *p, __global float *o, int n) {\n\
+         float4 s = (float4)(0.0f); for (int j = 0; j < n; j++) s += p[j]; o[0] = s.x + s.w; }\n",
+    );
+    let found = |name: &str| {
+        let f = m.kernels.iter().find(|f| f.name == name).unwrap();
+        let code = decode(&m, f).unwrap();
+        let all: Vec<_> = counted_loops(&code, &|_, _, _| true)
+            .into_iter()
+            .flatten()
+            .collect();
+        assert!(all.len() <= 1, "{name}: {all:?}");
+        all.into_iter().next()
+    };
+    let mm = found("mm").expect("matmul's loop runs in chunks");
+    assert_eq!(mm.accesses.len(), 2);
+    assert!(mm.accesses.iter().all(|a| a.size == 4 && !a.write));
+    // a[row * n + k]: offset (Iv + row * n) * 4; b[k * n + col]: (Iv * n + col) * 4.
+    assert!(mm.terms.contains(&Aff::Iv));
+    assert!(mm.terms.iter().any(|t| matches!(t, Aff::Mul(..))));
+    assert!(mm.terms.iter().any(|t| matches!(t, Aff::MulC(_, 4))));
+    for name in ["branchy", "divides", "gather", "quadratic", "down"] {
+        assert_eq!(found(name), None, "{name} must not run in chunks");
+    }
+    let v = found("vec").expect("float4 loads through a pointer");
+    assert_eq!(v.accesses.len(), 1);
+    assert_eq!(v.accesses[0].size, 16);
+    assert!(v.terms.iter().any(|t| matches!(t, Aff::MulC(_, 16))));
+    // A site counted some other way (not in a run) keeps the loop out.
+    let f = &m.kernels[0];
+    let code = decode(&m, f).unwrap();
+    assert!(counted_loops(&code, &|_, _, _| false)
+        .iter()
+        .all(Option::is_none));
+}
