@@ -878,11 +878,14 @@ fn corpus_on_both_backends() {
         if jit.compiled(k as u32) {
             compiled += 1;
             let code = fpgacl_device_model::exec::decode::decode(&m, f).expect("decodes");
+            // The other corpus test may force the fast tier (process-wide) at any moment
+            // under `cargo test`: the tier is the one `fast_tier` gave before or after.
+            let before = fpgacl_device_model::exec::jit::fast_tier(&code);
             let tier = fpgacl_device_model::exec::jit::compile(&code, &m, f).map(|k| k.fast_tier);
-            assert_eq!(
-                tier,
-                Ok(fpgacl_device_model::exec::jit::fast_tier(&code)),
-                "{}",
+            let after = fpgacl_device_model::exec::jit::fast_tier(&code);
+            assert!(
+                tier == Ok(before) || tier == Ok(after),
+                "{}: {tier:?}, fast_tier {before} / {after}",
                 f.name
             );
         } else {

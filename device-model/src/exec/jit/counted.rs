@@ -394,13 +394,13 @@ fn counted_at(
                 ..
             } => {
                 let write = matches!(op, Op::StoreIdx { .. });
-                if written[base as usize] || sl > 16 {
+                if sl > 16 {
                     return None;
                 }
+                let (b, off) = p.pointer(base)?;
                 let x = p.term(idx, false)?;
-                let z = p.push(Aff::Zero, false);
-                let off = p.add_off(z, x, 1 << sl, 0)?;
-                acc = Some((pc, site, base, off, k.size() as u64, k.size() as u64, write));
+                let off = p.add_off(off, x, 1 << sl, 0)?;
+                acc = Some((pc, site, b, off, k.size() as u64, k.size() as u64, write));
             }
             Op::Load { k, n, a, site, .. } | Op::Store { k, n, a, site, .. } => {
                 let write = matches!(op, Op::Store { .. });

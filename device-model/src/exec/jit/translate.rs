@@ -348,6 +348,14 @@ pub fn build(
         .map_err(|e| format!("host not supported by Cranelift: {e}"))?
         .finish(settings::Flags::new(flags))
         .map_err(|e| format!("cranelift: {e}"))?;
+    // `FPGACL_JIT_OPS=1`: the decoded ops of every compiled kernel and its counted loops on
+    // stderr (performance work).
+    if std::env::var_os("FPGACL_JIT_OPS").is_some() {
+        eprintln!("; ops of kernel {}", f.name);
+        for (i, op) in code.ops.iter().enumerate() {
+            eprintln!("{i:4} {op:?}");
+        }
+    }
     let mut module = JITModule::new(JITBuilder::with_isa(
         isa,
         cranelift_module::default_libcall_names(),
@@ -438,9 +446,11 @@ fn counted_in_runs(spec: &Spec, batching: bool, site: u32, size: u64, elem: u64)
 }
 
 /// Iterations a chunk runs at most, and header visits a failed chunk check skips before the
-/// next check (see [`Tr::chunk`]).
+/// next check (see [`Tr::chunk`]): one, the visit that gives a new run its stride (a loop's
+/// first iteration starts its sites' runs, the second sets their strides, the third can start
+/// a chunk).
 const CHUNK_MAX: i64 = 1 << 20;
-const CHUNK_SKIP: i64 = 3;
+const CHUNK_SKIP: i64 = 1;
 
 /// The translator's state while emitting one kernel.
 struct Tr<'a, 'b> {
@@ -748,7 +758,12 @@ impl<'a, 'b> Tr<'a, 'b> {
             let inline =
                 |site: u32, size: u64, elem: u64| counted_in_runs(spec, batching, site, size, elem);
             let zero = t.b.ins().iconst(I64, 0);
-            t.counted = counted_loops(code, &inline)
+            let cl = counted_loops(code, &inline);
+            if std::env::var_os("FPGACL_JIT_OPS").is_some() {
+                let at: Vec<u32> = cl.iter().flatten().map(|c| c.body).collect();
+                eprintln!("; counted loops (first body op): {at:?}");
+            }
+            t.counted = cl
                 .into_iter()
                 .map(|c| {
                     c.map(|c| {
@@ -2135,7 +2150,10 @@ impl<'a, 'b> Tr<'a, 'b> {
         // A failed check: the checked body, and no check for the next few visits.
         self.b.switch_to_block(fail);
         self.b.seal_block(fail);
+        // A stateful clock plan never allows a chunk: the check is then skipped for good.
         let s = self.c64(CHUNK_SKIP as u64);
+        let never = self.c64(1 << 40);
+        let s = self.b.ins().select(simple, s, never);
         self.b.def_var(gate, s);
         self.b.ins().jump(slow, &[]);
         self.b.switch_to_block(slow);
