@@ -1627,6 +1627,19 @@ __kernel void chunk_vec(__global const float4 *p, __global float4 *o, int n) {
     }
 }
 
+__kernel void chunk_items(__global const float *a, __global const int *b, __global float *o,
+                          int m) {
+    int i = get_global_id(0);
+    int j = get_global_id(1);
+    int l = get_local_id(0);
+    o[j * m + i] = a[j * m + i] * 2.0f + (float)b[m - 1 - i] + a[l + 3];
+}
+
+__kernel void chunk_items4(__global const float4 *p, __global float4 *o) {
+    size_t i = get_global_id(0);
+    o[i] = p[i] * p[i + 1];
+}
+
 __kernel void chunk_local(__global const int *a, __global int *o, int n) {
     __local int t[64];
     int l = get_local_id(0);
@@ -1674,7 +1687,32 @@ fn chunk_cases() -> Vec<Case> {
         bufs: vec![pseudo(128, 35), vec![0; 128]],
         args: vec![Ok(0), Ok(1), Err(n)],
     };
+    let items = |bsize: usize, local: Option<[u64; 3]>| Case {
+        kernel: "chunk_items",
+        dims: 2,
+        global: [m as u64, 3, 1],
+        local,
+        bufs: vec![floats(3 * m, 36), pseudo(bsize, 37), vec![0; 3 * m]],
+        args: vec![Ok(0), Ok(1), Ok(2), Err(m as i32)],
+    };
+    let items4 = |n: usize, local: Option<[u64; 3]>| Case {
+        kernel: "chunk_items4",
+        dims: 1,
+        global: [64, 1, 1],
+        local,
+        bufs: vec![floats(4 * n, 38), vec![0; 4 * 64]],
+        args: vec![Ok(0), Ok(1)],
+    };
     vec![
+        items(m, Some([8, 1, 1])),
+        items(m, Some([20, 3, 1])),
+        items(m, Some([1, 1, 1])),
+        // b[m - 1 - i] leaves its buffer below in the middle of a row.
+        items(m - 5, Some([10, 3, 1])),
+        items4(65, Some([16, 1, 1])),
+        items4(65, Some([64, 1, 1])),
+        // p[i + 1] leaves its buffer in the last item.
+        items4(64, Some([32, 1, 1])),
         mix(m as i32, Some([3, 1, 1])),
         mix(m as i32, Some([1, 1, 1])),
         // b[m - 1 - k] leaves its buffer below, a[i * m + k] above (last item) mid-loop.

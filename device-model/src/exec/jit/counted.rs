@@ -15,7 +15,7 @@
 //! check evaluates ([`Aff`]); `translate` emits the check and the chunk.
 
 use super::super::code::{Code, Op, NONE};
-use fpgacl_kernel_compiler::ir::{BinOp, CmpOp, Scalar};
+use fpgacl_kernel_compiler::ir::{BinOp, CmpOp, Scalar, WorkItemFn};
 
 /// One term of the affine program, evaluated by the check at the chunk's first and last
 /// iteration (exactly, in 64 bits). `I32` terms model a 32-bit integer op: the check requires
@@ -27,6 +27,13 @@ pub enum Aff {
     Iv,
     /// Zero (the offset of a pointer slot itself).
     Zero,
+    /// A work-item id (`WorkItemC`, dimension `dim`: the global id when `global`, else the
+    /// local one), read at the check; in a chunk of work-items dimension 0 steps by one,
+    /// anything else is invariant. Required in the `i32` range.
+    Id {
+        global: bool,
+        dim: u32,
+    },
     /// A slot no body op writes; `i32`: as a 32-bit operand (sign-extended low half), else
     /// the raw slot value (then required in the `i32` range, where the two agree).
     Inv {
@@ -63,6 +70,13 @@ pub struct Access {
     pub write: bool,
 }
 
+/// The affine program of a chunk's body and its accesses (every term before its uses).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Body {
+    pub terms: Vec<Aff>,
+    pub accesses: Vec<Access>,
+}
+
 /// A loop that qualifies, with its affine program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counted {
@@ -74,8 +88,7 @@ pub struct Counted {
     pub iv: u32,
     pub bound: u32,
     pub step: u32,
-    pub terms: Vec<Aff>,
-    pub accesses: Vec<Access>,
+    pub prog: Body,
 }
 
 /// Largest pointer multiplier and displacement taken (keeps the offset terms far inside 64
@@ -153,7 +166,10 @@ fn writes(op: &Op, code: &Code) -> Option<Vec<u32>> {
 /// The affine program of one body under construction.
 struct Prog<'a> {
     written: &'a [bool],
+    /// The loop's induction variable (`NONE` in a chunk of work-items).
     iv: u32,
+    /// A chunk of work-items (dimension 0's ids step).
+    items: bool,
     terms: Vec<Aff>,
     /// Whether each term varies with the iteration.
     varies: Vec<bool>,
@@ -299,13 +315,7 @@ fn counted_at(
     if d != iv || a != iv || step == iv || bound == iv {
         return None;
     }
-    let ns = code.num_slots as usize;
-    let mut written = vec![false; ns];
-    for op in &ops[body..end] {
-        for s in writes(op, code)? {
-            *written.get_mut(s as usize)? = true;
-        }
-    }
+    let written = written_slots(code, body, end)?;
     // The induction variable is written once (the closing add); bound and step never.
     let iv_writes = ops[body..end]
         .iter()
@@ -314,9 +324,62 @@ fn counted_at(
     if iv_writes != 1 || written[bound as usize] || written[step as usize] {
         return None;
     }
-    let mut p = Prog {
-        written: &written,
+    let prog = affine_body(code, body..end - 1, &written, iv, false, inline_counted)?;
+    Some(Counted {
+        l,
+        head: h as u32,
+        body: body as u32,
+        end: end as u32,
         iv,
+        bound,
+        step,
+        prog,
+    })
+}
+
+/// Per slot, whether an op of `ops[from..to]` writes it; `None` when one may not be in a
+/// chunk.
+fn written_slots(code: &Code, from: usize, to: usize) -> Option<Vec<bool>> {
+    let mut written = vec![false; code.num_slots as usize];
+    for op in &code.ops[from..to] {
+        for s in writes(op, code)? {
+            *written.get_mut(s as usize)? = true;
+        }
+    }
+    Some(written)
+}
+
+/// A kernel whose code is one straight line ending with `Ret` (no branch, loop or barrier):
+/// its work-items can run in chunks along dimension 0 when its addresses are affine in the
+/// ids of dimension 0.
+pub fn straight_kernel(
+    code: &Code,
+    inline_counted: &dyn Fn(u32, u64, u64) -> bool,
+) -> Option<Body> {
+    let n = code.ops.len();
+    if n < 2 || !matches!(code.ops[n - 1], Op::Ret) {
+        return None;
+    }
+    let written = written_slots(code, 0, n - 1)?;
+    affine_body(code, 0..n - 1, &written, NONE, true, inline_counted)
+}
+
+/// The affine program of the straight-line ops `range` (`None`: an access is not affine or
+/// not counted in a run, or a site has two accesses).
+fn affine_body(
+    code: &Code,
+    range: std::ops::Range<usize>,
+    written: &[bool],
+    iv: u32,
+    items: bool,
+    inline_counted: &dyn Fn(u32, u64, u64) -> bool,
+) -> Option<Body> {
+    let ops = &code.ops;
+    let ns = code.num_slots as usize;
+    let mut p = Prog {
+        written,
+        iv,
+        items,
         terms: Vec::new(),
         varies: Vec::new(),
         val: vec![None; ns],
@@ -324,7 +387,7 @@ fn counted_at(
     };
     let mut accesses = Vec::new();
     let mut sites = Vec::new();
-    for (pc, &op) in ops.iter().enumerate().take(end - 1).skip(body) {
+    for (pc, &op) in ops.iter().enumerate().take(range.end).skip(range.start) {
         // The terms and pointers an op defines, computed before its writes clear its slots.
         let mut val = None;
         let mut ptr = None;
@@ -346,7 +409,13 @@ fn counted_at(
                 k: Scalar::I32, s, ..
             } => {
                 val = match p.term(s, true) {
-                    Some(x) if p.terms[x].is_i32() || p.terms[x] == Aff::Iv => Some(x),
+                    // 32-bit values, the induction variable and ids (in the `i32` range).
+                    Some(x)
+                        if p.terms[x].is_i32()
+                            || matches!(p.terms[x], Aff::Iv | Aff::Id { .. }) =>
+                    {
+                        Some(x)
+                    }
                     Some(x) => match p.terms[x] {
                         Aff::Inv { s, .. } => Some(p.push(Aff::Inv { s, i32: true }, false)),
                         _ => None,
@@ -357,6 +426,15 @@ fn counted_at(
             Op::Mov1 { s, .. } => {
                 val = p.term(s, false);
                 ptr = p.pointer(s);
+            }
+            Op::WorkItemC {
+                f: f @ (WorkItemFn::GlobalId | WorkItemFn::LocalId),
+                dim,
+                ..
+            } if dim < 3 => {
+                let global = f == WorkItemFn::GlobalId;
+                let v = p.items && dim == 0;
+                val = Some(p.push(Aff::Id { global, dim }, v));
             }
             Op::PtrIdx {
                 base,
@@ -435,14 +513,7 @@ fn counted_at(
             p.ptr[d as usize] = ptr;
         }
     }
-    Some(Counted {
-        l,
-        head: h as u32,
-        body: body as u32,
-        end: end as u32,
-        iv,
-        bound,
-        step,
+    Some(Body {
         terms: p.terms,
         accesses,
     })
@@ -462,7 +533,8 @@ fn dest(op: &Op) -> Option<u32> {
         | Op::ConvInt { d, .. }
         | Op::Mov1 { d, .. }
         | Op::PtrIdx { d, .. }
-        | Op::PtrDisp { d, .. } => Some(d),
+        | Op::PtrDisp { d, .. }
+        | Op::WorkItemC { d, .. } => Some(d),
         _ => None,
     }
 }

@@ -291,23 +291,53 @@ fn counted_loops_are_the_affine_innermost_ones() {
         all.into_iter().next()
     };
     let mm = found("mm").expect("matmul's loop runs in chunks");
-    assert_eq!(mm.accesses.len(), 2);
-    assert!(mm.accesses.iter().all(|a| a.size == 4 && !a.write));
+    assert_eq!(mm.prog.accesses.len(), 2);
+    assert!(mm.prog.accesses.iter().all(|a| a.size == 4 && !a.write));
     // a[row * n + k]: offset (Iv + row * n) * 4; b[k * n + col]: (Iv * n + col) * 4.
-    assert!(mm.terms.contains(&Aff::Iv));
-    assert!(mm.terms.iter().any(|t| matches!(t, Aff::Mul(..))));
-    assert!(mm.terms.iter().any(|t| matches!(t, Aff::MulC(_, 4))));
+    assert!(mm.prog.terms.contains(&Aff::Iv));
+    assert!(mm.prog.terms.iter().any(|t| matches!(t, Aff::Mul(..))));
+    assert!(mm.prog.terms.iter().any(|t| matches!(t, Aff::MulC(_, 4))));
     for name in ["branchy", "divides", "gather", "quadratic", "down"] {
         assert_eq!(found(name), None, "{name} must not run in chunks");
     }
     let v = found("vec").expect("float4 loads through a pointer");
-    assert_eq!(v.accesses.len(), 1);
-    assert_eq!(v.accesses[0].size, 16);
-    assert!(v.terms.iter().any(|t| matches!(t, Aff::MulC(_, 16))));
+    assert_eq!(v.prog.accesses.len(), 1);
+    assert_eq!(v.prog.accesses[0].size, 16);
+    assert!(v.prog.terms.iter().any(|t| matches!(t, Aff::MulC(_, 16))));
     // A site counted some other way (not in a run) keeps the loop out.
     let f = &m.kernels[0];
     let code = decode(&m, f).unwrap();
     assert!(counted_loops(&code, &|_, _, _| false)
         .iter()
         .all(Option::is_none));
+}
+
+/// Which kernels run their work-items in chunks (`counted::straight_kernel`): straight-line
+/// code with addresses affine in the ids of dimension 0.
+#[test]
+fn straight_kernels_with_affine_addresses_run_items_in_chunks() {
+    use super::counted::{straight_kernel, Aff};
+    let m = module(
+        "__kernel void vadd(__global const float *a, __global const float *b, __global float *c) {\n\
+         int i = get_global_id(0); c[i] = a[i] + b[i]; }\n\
+         __kernel void rows(__global float *c, int w) {\n\
+         int y = get_global_id(1), x = get_local_id(0); c[y * w + x] = 1.0f; }\n\
+         __kernel void branchy(__global int *a) { int i = get_global_id(0); if (a[i]) a[i] = 0; }\n\
+         __kernel void gather(__global int *a, __global const int *ix) {\n\
+         a[get_global_id(0)] = a[ix[get_global_id(0)]]; }\n\
+         __kernel void looped(__global int *a, int n) { for (int k = 0; k < n; k++) a[k] = 0; }\n",
+    );
+    let straight = |name: &str| {
+        let f = m.kernels.iter().find(|f| f.name == name).unwrap();
+        straight_kernel(&decode(&m, f).unwrap(), &|_, _, _| true)
+    };
+    let v = straight("vadd").expect("vector add");
+    assert_eq!(v.accesses.len(), 3);
+    let id = |global: bool, dim: u32| Aff::Id { global, dim };
+    assert!(v.terms.contains(&id(true, 0)));
+    let r = straight("rows").expect("ids of dimensions 0 and 1");
+    assert!(r.terms.contains(&id(true, 1)) && r.terms.contains(&id(false, 0)));
+    for name in ["branchy", "gather", "looped"] {
+        assert_eq!(straight(name), None, "{name}");
+    }
 }

@@ -6,7 +6,7 @@
 use super::super::code::{Code, Op, NONE};
 use super::super::interp::ISSUE_SLOTS;
 use super::super::interp::{Ids, Region};
-use super::counted::{counted_loops, Aff, Counted};
+use super::counted::{counted_loops, straight_kernel, Aff, Body, Counted};
 use super::helpers::{self as h, CountEnv, Frame};
 use super::{Entry, Spec};
 use crate::counters::field;
@@ -522,6 +522,42 @@ struct Tr<'a, 'b> {
     /// Per op: the counted loop whose body starts there (`super::counted`), with its gate
     /// (header visits to skip before the next chunk check) and its chunk's countdown.
     counted: Vec<Option<(Counted, Variable, Variable)>>,
+    /// A straight-line kernel's affine program (`counted::straight_kernel`) and the work-item
+    /// loop its item chunks run in.
+    straight: Option<Body>,
+    items_loop: Option<ItemLoop>,
+}
+
+/// A run a chunk extends: its site, address step, issue counter (code with issue counters)
+/// and slot step (0 or 1).
+struct Run {
+    site: u32,
+    step: Value,
+    issued: Option<Value>,
+    dslot: Value,
+}
+
+/// What a chunk check found ([`Tr::chunk_check`]): whether the chunk may run, per access op
+/// its region's host base, and the runs the chunk extends.
+struct Checked {
+    ok: Value,
+    hosts: Vec<(u32, Value)>,
+    runs: Vec<Run>,
+}
+
+/// The work-item loop as an item chunk sees it: the loop's length, dimension 0's local size
+/// and group base id, the per-item clock cost, the variables of the item index, dimension 0's
+/// local id and the chunk's item counter, and each slot's register template value.
+#[derive(Clone)]
+struct ItemLoop {
+    items: Value,
+    lsize0: Value,
+    gbase0: Value,
+    item_cost: Value,
+    item: Variable,
+    lid0: Variable,
+    j: Variable,
+    init: Vec<Value>,
 }
 
 /// Where an access is in bounds: the block, the region entry and the offset.
@@ -702,9 +738,20 @@ impl<'a, 'b> Tr<'a, 'b> {
         b.ins().jump(body, &[]);
         b.switch_to_block(body);
         b.seal_block(body);
-        for (&v, x) in vars.iter().zip(init) {
-            b.def_var(v, x.unwrap_or(zero64));
+        let init: Vec<Value> = init.into_iter().map(|x| x.unwrap_or(zero64)).collect();
+        for (&v, &x) in vars.iter().zip(&init) {
+            b.def_var(v, x);
         }
+        let item_loop = ItemLoop {
+            items,
+            lsize0: lsize[0],
+            gbase0: gbase[0],
+            item_cost,
+            item,
+            lid0: lid[0],
+            j: b.declare_var(I64),
+            init,
+        };
         let mut t = Tr {
             b,
             code,
@@ -751,6 +798,8 @@ impl<'a, 'b> Tr<'a, 'b> {
             ),
             cbatch,
             counted: Vec::new(),
+            straight: None,
+            items_loop: None,
         };
         // Counted loops run in chunks (`FPGACL_JIT_CHUNKS=0` turns them off: measurements).
         let batching = t.batching;
@@ -762,6 +811,15 @@ impl<'a, 'b> Tr<'a, 'b> {
             if std::env::var_os("FPGACL_JIT_OPS").is_some() {
                 let at: Vec<u32> = cl.iter().flatten().map(|c| c.body).collect();
                 eprintln!("; counted loops (first body op): {at:?}");
+            }
+            // Straight-line kernels run their work-items in chunks (not with private memory:
+            // each item resets it).
+            if f.frame_size == 0 && resumes.is_empty() {
+                t.straight = straight_kernel(code, &inline);
+                if std::env::var_os("FPGACL_JIT_OPS").is_some() {
+                    eprintln!("; work-items in chunks: {}", t.straight.is_some());
+                }
+                t.items_loop = Some(item_loop);
             }
             t.counted = cl
                 .into_iter()
@@ -793,6 +851,11 @@ impl<'a, 'b> Tr<'a, 'b> {
                     // No predecessor (dead code after a terminator): sealed now.
                     t.b.seal_block(blk);
                     t.sealed[i] = true;
+                }
+            }
+            if i == 0 {
+                if let Some(body) = t.straight.take() {
+                    t.item_chunk(&body)?;
                 }
             }
             if let Some((c, gate, left)) = t.counted.get_mut(i).and_then(Option::take) {
@@ -1859,14 +1922,11 @@ impl<'a, 'b> Tr<'a, 'b> {
     ///
     /// The check proves what the checked body would find: `iv < bound` holds for all `K`
     /// iterations (`K` at most the trip count, no 32-bit wrap of the induction variable),
-    /// every term of the affine program stays in its range, every access is in bounds of
-    /// its region (writable for a store) and continues its site's pending run (next address
-    /// and slot, stride and slot step), no issue counter saturates, no poll falls due and
-    /// the clock plan is the simple one (per-head cost from the table).
+    /// the affine program and the accesses pass [`Tr::chunk_check`], no issue counter
+    /// saturates, no poll falls due and the clock plan is the simple one (per-head cost from
+    /// the table).
     fn chunk(&mut self, c: &Counted, gate: Variable, left: Variable) -> Result<(), String> {
-        use super::super::batch::Batch;
         let rw = MemFlagsData::trusted();
-        let ro = MemFlagsData::trusted().with_readonly().with_can_move();
         let (check, skip, fast, body, done, fail, slow) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -1886,19 +1946,10 @@ impl<'a, 'b> Tr<'a, 'b> {
 
         self.b.switch_to_block(check);
         self.b.seal_block(check);
-        let in32 = |t: &mut Self, x: Value| {
-            let r = t.b.ins().ireduce(I32, x);
-            let s = t.b.ins().sextend(I64, r);
-            t.b.ins().icmp(IntCC::Equal, s, x)
-        };
-        let s32 = |t: &mut Self, x: Value| {
-            let r = t.b.ins().ireduce(I32, x);
-            t.b.ins().sextend(I64, r)
-        };
         // Trip count: iterations j >= 0 with iv + j * step < bound (bound capped at 2^31: the
         // induction variable is 32-bit).
         let stv = self.v(c.step);
-        let st = s32(self, stv);
+        let st = self.s32(stv);
         let a = self
             .b
             .ins()
@@ -1908,10 +1959,9 @@ impl<'a, 'b> Tr<'a, 'b> {
             .ins()
             .icmp_imm_s(IntCC::SignedLessThanOrEqual, st, CHUNK_MAX);
         let mut ok = self.b.ins().band(a, z);
-        let ivr = self.v(c.iv);
-        let i32ok = in32(self, ivr);
+        let iv0 = self.v(c.iv);
+        let i32ok = self.in32(iv0);
         ok = self.b.ins().band(ok, i32ok);
-        let iv0 = ivr;
         let nb = self.v(c.bound);
         let cap = self.c64(1 << 31);
         let nb = self.b.ins().smin(nb, cap);
@@ -1929,7 +1979,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         // Issue counters: a chunk stops before one saturates (a saturated one stays).
         let lim = ISSUE_SLOTS as i64;
         let mut issued: Vec<Option<Value>> = Vec::new();
-        for acc in &c.accesses {
+        for acc in &c.prog.accesses {
             if acc.site == NONE || self.spec.single {
                 issued.push(None);
                 continue;
@@ -1952,15 +2002,183 @@ impl<'a, 'b> Tr<'a, 'b> {
         ok = self.b.ins().band(ok, two);
         let simple = self.b.ins().icmp_imm_s(IntCC::Equal, self.clock_helper, 0);
         ok = self.b.ins().band(ok, simple);
+        let ck = self.chunk_check(&c.prog, Some((iv0, st)), false, k, ok, issued);
+        self.b.ins().brif(ck.ok, fast, &[], fail, &[]);
+
+        // The chunk: the body K times.
+        self.b.switch_to_block(fast);
+        self.b.seal_block(fast);
+        self.b.def_var(left, k);
+        self.b.ins().jump(body, &[]);
+        self.b.switch_to_block(body);
+        self.chunk_ops(c.body..c.end, &ck.hosts)?;
+        let n = self.b.use_var(left);
+        let n = self.b.ins().iadd_imm_s(n, -1);
+        self.b.def_var(left, n);
+        let last = self.b.ins().icmp_imm_s(IntCC::Equal, n, 0);
+        // The target that stays in the loop named second (see `brif_loop_friendly`).
+        self.b.ins().brif(last, done, &[], body, &[]);
+        self.b.seal_block(body);
+
+        // After the chunk: the loop-head visits of its iterations 2..K, their clock ticks and
+        // polls, the issue counters and the runs, then the header of the next iteration.
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
         let km1 = self.b.ins().iadd_imm_s(k, -1);
-        // The affine program at the chunk's first and last iteration, and its step.
+        let vo = fo(c.l as usize * 8);
+        let vis = self.b.ins().load(I64, rw, self.visits, vo);
+        let vis = self.b.ins().iadd(vis, km1);
+        self.b.ins().store(rw, vis, self.visits, vo);
+        let cost = self
+            .b
+            .ins()
+            .load(I64, MemFlagsData::trusted().with_readonly(), self.heads, vo);
+        let ticks = self.b.ins().imul(cost, km1);
+        let clk = self.b.use_var(self.clock);
+        let clk = self.b.ins().iadd(clk, ticks);
+        self.b.def_var(self.clock, clk);
+        let p = self.b.use_var(self.poll);
+        let km1_32 = self.b.ins().ireduce(I32, km1);
+        let p = self.b.ins().isub(p, km1_32);
+        self.b.def_var(self.poll, p);
+        self.chunk_runs(&ck.runs, k);
+        self.jump_op(c.head as usize);
+
+        // A failed check: the checked body, and no check at the next header visit (the one
+        // that gives new runs their strides); under a stateful clock plan, none again.
+        self.b.switch_to_block(fail);
+        self.b.seal_block(fail);
+        let s = self.c64(CHUNK_SKIP as u64);
+        let never = self.c64(1 << 40);
+        let s = self.b.ins().select(simple, s, never);
+        self.b.def_var(gate, s);
+        self.b.ins().jump(slow, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        Ok(())
+    }
+
+    /// The top of a straight-line kernel (`counted::straight_kernel`) in a loop over
+    /// work-items: a check whether the next `K >= 2` items of the current row (dimension 0)
+    /// can run as a chunk ([`Tr::chunk_check`]), the chunk (each item's ids of dimension 0,
+    /// its slots from the register template, the ops with accesses unchecked and uncounted)
+    /// and its accounting (the items' clock, the runs); then the end of the chunk's last item.
+    /// The builder is left where the checked code goes on.
+    fn item_chunk(&mut self, prog: &Body) -> Result<(), String> {
+        let Some(il) = self.items_loop.clone() else {
+            return Ok(());
+        };
+        let rw = MemFlagsData::trusted();
+        let (check, fast, body, done, slow) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        // One item set up by the caller (`items` 0) runs checked.
+        self.b.ins().brif(il.items, check, &[], slow, &[]);
+        self.b.switch_to_block(check);
+        self.b.seal_block(check);
+        let lin = self.b.use_var(il.item);
+        let l0 = self.b.use_var(il.lid0);
+        let row = self.b.ins().isub(il.lsize0, l0);
+        let rest = self.b.ins().isub(il.items, lin);
+        let k = self.b.ins().umin(row, rest);
+        let kmax = self.c64(CHUNK_MAX as u64);
+        let k = self.b.ins().umin(k, kmax);
+        let ok = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, k, 2);
+        let none = vec![None; prog.accesses.len()];
+        let ck = self.chunk_check(prog, None, true, k, ok, none);
+        self.b.ins().brif(ck.ok, fast, &[], slow, &[]);
+
+        self.b.switch_to_block(fast);
+        self.b.seal_block(fast);
         let zero = self.c64(0);
-        let mut x0: Vec<Value> = Vec::with_capacity(c.terms.len());
-        let mut xl: Vec<Value> = Vec::with_capacity(c.terms.len());
-        let mut dx: Vec<Value> = Vec::with_capacity(c.terms.len());
-        for &term in &c.terms {
+        self.b.def_var(il.j, zero);
+        self.b.ins().jump(body, &[]);
+        self.b.switch_to_block(body);
+        let j = self.b.use_var(il.j);
+        let l = self.b.ins().iadd(l0, j);
+        let g = self.b.ins().iadd(il.gbase0, l);
+        self.b
+            .ins()
+            .store(rw, l, self.ids, fo(offset_of!(Ids, lid)));
+        self.b
+            .ins()
+            .store(rw, g, self.ids, fo(offset_of!(Ids, gid)));
+        for (s, &x) in il.init.iter().enumerate() {
+            let var = self.vars[s];
+            self.b.def_var(var, x);
+        }
+        let end = self.code.ops.len() as u32 - 1;
+        self.chunk_ops(0..end, &ck.hosts)?;
+        let j = self.b.use_var(il.j);
+        let j1 = self.b.ins().iadd_imm_s(j, 1);
+        self.b.def_var(il.j, j1);
+        let last = self.b.ins().icmp(IntCC::Equal, j1, k);
+        self.b.ins().brif(last, done, &[], body, &[]);
+        self.b.seal_block(body);
+
+        // After the chunk: items 2..K's clock ticks, the runs, and the work-item loop goes on
+        // after the chunk's last item.
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        let km1 = self.b.ins().iadd_imm_s(k, -1);
+        let ticks = self.b.ins().imul(il.item_cost, km1);
+        let clk = self.b.use_var(self.clock);
+        let clk = self.b.ins().iadd(clk, ticks);
+        self.b.def_var(self.clock, clk);
+        self.chunk_runs(&ck.runs, k);
+        let lin_last = self.b.ins().iadd(lin, km1);
+        self.b.def_var(il.item, lin_last);
+        self.b
+            .ins()
+            .store(rw, lin_last, self.frame, fo(offset_of!(Frame, item)));
+        let l_last = self.b.ins().iadd(l0, km1);
+        self.b.def_var(il.lid0, l_last);
+        let end_blk = self.item_end;
+        self.b.ins().jump(end_blk, &[]);
+
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        Ok(())
+    }
+
+    /// The part of a chunk check common to loops and work-items: the affine program at the
+    /// chunk's first and last iteration (every 32-bit term and every raw invariant or id in
+    /// the `i32` range at both ends, so no op of the chunk wraps), every access in bounds of
+    /// its region for the whole chunk (writable for a store), and every counted access
+    /// continuing its site's pending run (next address and issue slot, stride and slot step).
+    /// `iv`: the loop's induction value and step (`None` for work-items, whose dimension-0
+    /// ids step by one when `items`); `issued`: per access, its issue counter when the code
+    /// has them.
+    fn chunk_check(
+        &mut self,
+        prog: &Body,
+        iv: Option<(Value, Value)>,
+        items: bool,
+        k: Value,
+        mut ok: Value,
+        issued: Vec<Option<Value>>,
+    ) -> Checked {
+        use super::super::batch::Batch;
+        let rw = MemFlagsData::trusted();
+        let ro = MemFlagsData::trusted().with_readonly().with_can_move();
+        let lim = ISSUE_SLOTS as i64;
+        let km1 = self.b.ins().iadd_imm_s(k, -1);
+        let zero = self.c64(0);
+        let one = self.c64(1);
+        let mut x0: Vec<Value> = Vec::with_capacity(prog.terms.len());
+        let mut xl: Vec<Value> = Vec::with_capacity(prog.terms.len());
+        let mut dx: Vec<Value> = Vec::with_capacity(prog.terms.len());
+        for &term in &prog.terms {
             let (a0, al, da) = match term {
                 Aff::Iv => {
+                    let (iv0, st) = iv.unwrap_or((zero, zero));
                     let m = self.b.ins().imul(km1, st);
                     let l = self.b.ins().iadd(iv0, m);
                     (iv0, l, st)
@@ -1969,13 +2187,32 @@ impl<'a, 'b> Tr<'a, 'b> {
                 Aff::Inv { s, i32 } => {
                     let x = self.v(s);
                     let x = if i32 {
-                        s32(self, x)
+                        self.s32(x)
                     } else {
-                        let fits = in32(self, x);
+                        let fits = self.in32(x);
                         ok = self.b.ins().band(ok, fits);
                         x
                     };
                     (x, x, zero)
+                }
+                Aff::Id { global, dim } => {
+                    let off = if global {
+                        offset_of!(Ids, gid)
+                    } else {
+                        offset_of!(Ids, lid)
+                    };
+                    let x = self
+                        .b
+                        .ins()
+                        .load(I64, rw, self.ids, fo(off + dim as usize * 8));
+                    if items && dim == 0 {
+                        let l = self.b.ins().iadd(x, km1);
+                        let fits = self.in32(l);
+                        ok = self.b.ins().band(ok, fits);
+                        (x, l, one)
+                    } else {
+                        (x, x, zero)
+                    }
                 }
                 Aff::Add(a, b) | Aff::AddOff(a, b) => {
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().iadd(x[a], x[b]);
@@ -1999,9 +2236,9 @@ impl<'a, 'b> Tr<'a, 'b> {
                     (f(self, &x0), f(self, &xl), dx[a])
                 }
             };
-            if term.is_i32() {
-                let f0 = in32(self, a0);
-                let fl = in32(self, al);
+            if term.is_i32() || matches!(term, Aff::Id { .. }) {
+                let f0 = self.in32(a0);
+                let fl = self.in32(al);
                 let both = self.b.ins().band(f0, fl);
                 ok = self.b.ins().band(ok, both);
             }
@@ -2009,16 +2246,9 @@ impl<'a, 'b> Tr<'a, 'b> {
             xl.push(al);
             dx.push(da);
         }
-        // Accesses: in bounds for the whole chunk, continuing their runs.
-        struct Run {
-            site: u32,
-            step: Value,
-            issued: Option<Value>,
-            dslot: Value,
-        }
         let mut hosts: Vec<(u32, Value)> = Vec::new();
         let mut runs: Vec<Run> = Vec::new();
-        for (acc, ks) in c.accesses.iter().zip(issued) {
+        for (acc, ks) in prog.accesses.iter().zip(issued) {
             let p = self.v(acc.base);
             let r = self.b.ins().ushr_imm_s(p, REGION_SHIFT as i64);
             let inr = self.b.ins().icmp(IntCC::UnsignedLessThan, r, self.nregions);
@@ -2082,49 +2312,31 @@ impl<'a, 'b> Tr<'a, 'b> {
                 dslot,
             });
         }
-        self.b.ins().brif(ok, fast, &[], fail, &[]);
+        Checked { ok, hosts, runs }
+    }
 
-        // The chunk: the body K times.
-        self.b.switch_to_block(fast);
-        self.b.seal_block(fast);
-        self.b.def_var(left, k);
-        self.b.ins().jump(body, &[]);
-        self.b.switch_to_block(body);
-        for pc in c.body..c.end {
+    /// The ops `range` of a chunk: accesses through [`Tr::chunk_access`] with their region's
+    /// host base, the others as the checked code has them.
+    fn chunk_ops(
+        &mut self,
+        range: std::ops::Range<u32>,
+        hosts: &[(u32, Value)],
+    ) -> Result<(), String> {
+        for pc in range {
             match hosts.iter().find(|h| h.0 == pc) {
                 Some(&(_, hb)) => self.chunk_access(pc, hb)?,
                 None => self.op(pc)?,
             }
         }
-        let n = self.b.use_var(left);
-        let n = self.b.ins().iadd_imm_s(n, -1);
-        self.b.def_var(left, n);
-        let last = self.b.ins().icmp_imm_s(IntCC::Equal, n, 0);
-        // The target that stays in the loop named second (see `brif_loop_friendly`).
-        self.b.ins().brif(last, done, &[], body, &[]);
-        self.b.seal_block(body);
+        Ok(())
+    }
 
-        // After the chunk: the loop-head visits of its iterations 2..K, their clock ticks and
-        // polls, the issue counters and the runs, then the header of the next iteration.
-        self.b.switch_to_block(done);
-        self.b.seal_block(done);
-        let vo = fo(c.l as usize * 8);
-        let vis = self.b.ins().load(I64, rw, self.visits, vo);
-        let vis = self.b.ins().iadd(vis, km1);
-        self.b.ins().store(rw, vis, self.visits, vo);
-        let cost = self
-            .b
-            .ins()
-            .load(I64, MemFlagsData::trusted().with_readonly(), self.heads, vo);
-        let ticks = self.b.ins().imul(cost, km1);
-        let clk = self.b.use_var(self.clock);
-        let clk = self.b.ins().iadd(clk, ticks);
-        self.b.def_var(self.clock, clk);
-        let p = self.b.use_var(self.poll);
-        let km1_32 = self.b.ins().ireduce(I32, km1);
-        let p = self.b.ins().isub(p, km1_32);
-        self.b.def_var(self.poll, p);
-        for r in &runs {
+    /// A chunk of `k` iterations extends each run it checked by `k` accesses (length, next
+    /// address and issue slot) and advances the issue counters.
+    fn chunk_runs(&mut self, runs: &[Run], k: Value) {
+        use super::super::batch::Batch;
+        let rw = MemFlagsData::trusted();
+        for r in runs {
             let bo = (r.site as usize * size_of::<Batch>()) as i32;
             let f = |o: usize| bo + o as i32;
             let bp = self.cbatch;
@@ -2145,20 +2357,18 @@ impl<'a, 'b> Tr<'a, 'b> {
                     .istore32(rw, ks, self.cissued, (r.site as u64 * 4) as i32);
             }
         }
-        self.jump_op(c.head as usize);
+    }
 
-        // A failed check: the checked body, and no check for the next few visits.
-        self.b.switch_to_block(fail);
-        self.b.seal_block(fail);
-        // A stateful clock plan never allows a chunk: the check is then skipped for good.
-        let s = self.c64(CHUNK_SKIP as u64);
-        let never = self.c64(1 << 40);
-        let s = self.b.ins().select(simple, s, never);
-        self.b.def_var(gate, s);
-        self.b.ins().jump(slow, &[]);
-        self.b.switch_to_block(slow);
-        self.b.seal_block(slow);
-        Ok(())
+    /// The 32-bit operand view of a slot value (sign-extended low half).
+    fn s32(&mut self, x: Value) -> Value {
+        let r = self.b.ins().ireduce(I32, x);
+        self.b.ins().sextend(I64, r)
+    }
+
+    /// Whether a 64-bit value is in the `i32` range.
+    fn in32(&mut self, x: Value) -> Value {
+        let s = self.s32(x);
+        self.b.ins().icmp(IntCC::Equal, s, x)
     }
 
     /// An access of a chunk (proved in bounds, counted by the chunk as a whole): the address
