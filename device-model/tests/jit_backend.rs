@@ -1640,6 +1640,15 @@ __kernel void chunk_items4(__global const float4 *p, __global float4 *o) {
     o[i] = p[i] * p[i + 1];
 }
 
+__kernel void chunk_size_t(__global const int *a, __global int *o, int w, int n) {
+    size_t i = get_global_id(0);
+    size_t j = get_global_id(1);
+    int s = a[j * w + i] * 3 + a[i + 1];
+    for (int k = 0; k < n; k++)
+        s += a[j * w + k];
+    o[j * w + i] = s;
+}
+
 __kernel void chunk_local(__global const int *a, __global int *o, int n) {
     __local int t[64];
     int l = get_local_id(0);
@@ -1703,7 +1712,19 @@ fn chunk_cases() -> Vec<Case> {
         bufs: vec![floats(4 * n, 38), vec![0; 4 * 64]],
         args: vec![Ok(0), Ok(1)],
     };
+    let size_t = |n: i32, local: Option<[u64; 3]>| Case {
+        kernel: "chunk_size_t",
+        dims: 2,
+        global: [m as u64, 3, 1],
+        local,
+        bufs: vec![pseudo(3 * m + 1, 39), vec![0; 3 * m]],
+        args: vec![Ok(0), Ok(1), Err(m as i32), Err(n)],
+    };
     vec![
+        size_t(m as i32, Some([8, 1, 1])),
+        size_t(m as i32, Some([1, 1, 1])),
+        // a[j * w + k] leaves its buffer in the last row.
+        size_t(m as i32 + 9, Some([4, 3, 1])),
         items(m, Some([8, 1, 1])),
         items(m, Some([20, 3, 1])),
         items(m, Some([1, 1, 1])),

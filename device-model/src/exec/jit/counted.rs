@@ -44,6 +44,11 @@ pub enum Aff {
     Add(usize, usize),
     Sub(usize, usize),
     Mul(usize, usize),
+    /// `a + b`, `a - b`, `a * b` of 64-bit integers (`Mul64`: `b` does not vary and is within
+    /// +-2^20): both ends required within +-2^40, where 64-bit arithmetic does not wrap.
+    Add64(usize, usize),
+    Sub64(usize, usize),
+    Mul64(usize, usize),
     /// Byte offsets: `a * c`, `a + b`, `a + c` (not range-checked: their inputs are bounded
     /// and the access check bounds the result).
     MulC(usize, i64),
@@ -55,6 +60,11 @@ impl Aff {
     /// Whether the term is the value of a 32-bit integer op (range-checked).
     pub fn is_i32(&self) -> bool {
         matches!(self, Aff::Add(..) | Aff::Sub(..) | Aff::Mul(..))
+    }
+
+    /// Whether the term is the value of a 64-bit integer op (range-checked to +-2^40).
+    pub fn is_64(&self) -> bool {
+        matches!(self, Aff::Add64(..) | Aff::Sub64(..) | Aff::Mul64(..))
     }
 }
 
@@ -405,6 +415,26 @@ fn affine_body(
                     };
                 }
             }
+            Op::Add64 { a, b, .. } | Op::Sub64 { a, b, .. } | Op::Mul64 { a, b, .. } => {
+                if let (Some(x), Some(y)) = (p.term(a, false), p.term(b, false)) {
+                    let v = p.varies[x] || p.varies[y];
+                    val = match op {
+                        Op::Add64 { .. } => Some(p.push(Aff::Add64(x, y), v)),
+                        Op::Sub64 { .. } => Some(p.push(Aff::Sub64(x, y), v)),
+                        _ if !p.varies[y] => Some(p.push(Aff::Mul64(x, y), v)),
+                        _ if !p.varies[x] => Some(p.push(Aff::Mul64(y, x), v)),
+                        _ => None,
+                    };
+                }
+            }
+            // To a 64-bit kind: the slot keeps its value (32-bit values are sign-extended).
+            Op::ConvInt {
+                k: Scalar::I64 | Scalar::U64,
+                s,
+                ..
+            } => {
+                val = p.term(s, false);
+            }
             Op::ConvInt {
                 k: Scalar::I32, s, ..
             } => {
@@ -530,6 +560,9 @@ fn dest(op: &Op) -> Option<u32> {
         Op::AddI32 { d, .. }
         | Op::SubI32 { d, .. }
         | Op::MulI32 { d, .. }
+        | Op::Add64 { d, .. }
+        | Op::Sub64 { d, .. }
+        | Op::Mul64 { d, .. }
         | Op::ConvInt { d, .. }
         | Op::Mov1 { d, .. }
         | Op::PtrIdx { d, .. }

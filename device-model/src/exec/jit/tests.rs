@@ -325,7 +325,9 @@ fn straight_kernels_with_affine_addresses_run_items_in_chunks() {
          __kernel void branchy(__global int *a) { int i = get_global_id(0); if (a[i]) a[i] = 0; }\n\
          __kernel void gather(__global int *a, __global const int *ix) {\n\
          a[get_global_id(0)] = a[ix[get_global_id(0)]]; }\n\
-         __kernel void looped(__global int *a, int n) { for (int k = 0; k < n; k++) a[k] = 0; }\n",
+         __kernel void looped(__global int *a, int n) { for (int k = 0; k < n; k++) a[k] = 0; }\n\
+         __kernel void wide(__global int *a, int w) {\n\
+         size_t i = get_global_id(0), j = get_global_id(1); a[j * w + i] = 1; }\n",
     );
     let straight = |name: &str| {
         let f = m.kernels.iter().find(|f| f.name == name).unwrap();
@@ -340,4 +342,6 @@ fn straight_kernels_with_affine_addresses_run_items_in_chunks() {
     for name in ["branchy", "gather", "looped"] {
         assert_eq!(straight(name), None, "{name}");
     }
+    let w = straight("wide").expect("64-bit index arithmetic");
+    assert!(w.terms.iter().any(Aff::is_64));
 }

@@ -541,8 +541,18 @@ struct Run {
 /// its region's host base, and the runs the chunk extends.
 struct Checked {
     ok: Value,
-    hosts: Vec<(u32, Value)>,
+    hosts: Vec<Host>,
     runs: Vec<Run>,
+}
+
+/// Where a chunk's access finds host memory: op `pc`'s region base, and the host address of
+/// the invariant pointer in slot `root` its address is computed from (`hb` plus its offset).
+#[derive(Clone, Copy)]
+struct Host {
+    pc: u32,
+    hb: Value,
+    root: u32,
+    at_root: Value,
 }
 
 /// The work-item loop as an item chunk sees it: the loop's length, dimension 0's local size
@@ -2214,16 +2224,20 @@ impl<'a, 'b> Tr<'a, 'b> {
                         (x, x, zero)
                     }
                 }
-                Aff::Add(a, b) | Aff::AddOff(a, b) => {
+                Aff::Add(a, b) | Aff::Add64(a, b) | Aff::AddOff(a, b) => {
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().iadd(x[a], x[b]);
                     (f(self, &x0), f(self, &xl), f(self, &dx))
                 }
-                Aff::Sub(a, b) => {
+                Aff::Sub(a, b) | Aff::Sub64(a, b) => {
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().isub(x[a], x[b]);
                     (f(self, &x0), f(self, &xl), f(self, &dx))
                 }
-                Aff::Mul(a, b) => {
+                Aff::Mul(a, b) | Aff::Mul64(a, b) => {
                     let m = x0[b];
+                    if term.is_64() {
+                        let fits = self.within(m, 1 << 20);
+                        ok = self.b.ins().band(ok, fits);
+                    }
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().imul(x[a], m);
                     (f(self, &x0), f(self, &xl), f(self, &dx))
                 }
@@ -2236,6 +2250,12 @@ impl<'a, 'b> Tr<'a, 'b> {
                     (f(self, &x0), f(self, &xl), dx[a])
                 }
             };
+            if term.is_64() {
+                let f0 = self.within(a0, 1 << 40);
+                let fl = self.within(al, 1 << 40);
+                let both = self.b.ins().band(f0, fl);
+                ok = self.b.ins().band(ok, both);
+            }
             if term.is_i32() || matches!(term, Aff::Id { .. }) {
                 let f0 = self.in32(a0);
                 let fl = self.in32(al);
@@ -2246,7 +2266,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             xl.push(al);
             dx.push(da);
         }
-        let mut hosts: Vec<(u32, Value)> = Vec::new();
+        let mut hosts: Vec<Host> = Vec::new();
         let mut runs: Vec<Run> = Vec::new();
         for (acc, ks) in prog.accesses.iter().zip(issued) {
             let p = self.v(acc.base);
@@ -2279,7 +2299,13 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let w = self.b.ins().icmp_imm_s(IntCC::NotEqual, w, 0);
                 ok = self.b.ins().band(ok, w);
             }
-            hosts.push((acc.pc, hb));
+            let hadj = self.b.ins().iadd(hb, boff);
+            hosts.push(Host {
+                pc: acc.pc,
+                hb,
+                root: acc.base,
+                at_root: hadj,
+            });
             if acc.site == NONE {
                 continue;
             }
@@ -2317,14 +2343,10 @@ impl<'a, 'b> Tr<'a, 'b> {
 
     /// The ops `range` of a chunk: accesses through [`Tr::chunk_access`] with their region's
     /// host base, the others as the checked code has them.
-    fn chunk_ops(
-        &mut self,
-        range: std::ops::Range<u32>,
-        hosts: &[(u32, Value)],
-    ) -> Result<(), String> {
+    fn chunk_ops(&mut self, range: std::ops::Range<u32>, hosts: &[Host]) -> Result<(), String> {
         for pc in range {
-            match hosts.iter().find(|h| h.0 == pc) {
-                Some(&(_, hb)) => self.chunk_access(pc, hb)?,
+            match hosts.iter().find(|h| h.pc == pc) {
+                Some(&h) => self.chunk_access(pc, h)?,
                 None => self.op(pc)?,
             }
         }
@@ -2365,6 +2387,14 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.ins().sextend(I64, r)
     }
 
+    /// Whether `|x| < bound` (a power of two below 2^62).
+    fn within(&mut self, x: Value, bound: i64) -> Value {
+        let y = self.b.ins().iadd_imm_s(x, bound);
+        self.b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, y, 2 * bound)
+    }
+
     /// Whether a 64-bit value is in the `i32` range.
     fn in32(&mut self, x: Value) -> Value {
         let s = self.s32(x);
@@ -2373,18 +2403,27 @@ impl<'a, 'b> Tr<'a, 'b> {
 
     /// An access of a chunk (proved in bounds, counted by the chunk as a whole): the address
     /// as the checked op computes it, then the host memory.
-    fn chunk_access(&mut self, pc: u32, hb: Value) -> Result<(), String> {
+    fn chunk_access(&mut self, pc: u32, h: Host) -> Result<(), String> {
+        // `t = base + idx << sl` into slot `t`, and the host pointer: from the root pointer's
+        // host address when `base` is the root (no masking in the loop).
         let addr_of = |t: &mut Self, base: u32, idx: u32, sl: u8, dst: u32| {
             let i = t.v(idx);
             let p = t.v(base);
             let sh = t.b.ins().ishl_imm_s(i, sl as i64);
             let n = t.b.ins().iadd(p, sh);
             t.d(dst, n);
-            n
+            if base == h.root {
+                return t.b.ins().iadd(h.at_root, sh);
+            }
+            let off = t.b.ins().band_imm_s(n, OFFSET_MASK as i64);
+            t.b.ins().iadd(h.hb, off)
         };
-        let host = |t: &mut Self, a: Value| {
+        let host = |t: &mut Self, a: Value, slot: u32| {
+            if slot == h.root {
+                return h.at_root;
+            }
             let off = t.b.ins().band_imm_s(a, OFFSET_MASK as i64);
-            t.b.ins().iadd(hb, off)
+            t.b.ins().iadd(h.hb, off)
         };
         match self.code.ops[pc as usize] {
             Op::LoadIdx {
@@ -2396,8 +2435,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                 idx,
                 ..
             } => {
-                let a = addr_of(self, base, idx, sl, t);
-                let ptr = host(self, a);
+                let ptr = addr_of(self, base, idx, sl, t);
                 let x = self.load_lane(k, ptr, 0);
                 self.d(d, x);
             }
@@ -2411,13 +2449,12 @@ impl<'a, 'b> Tr<'a, 'b> {
                 ..
             } => {
                 let x = self.v(s);
-                let a = addr_of(self, base, idx, sl, t);
-                let ptr = host(self, a);
+                let ptr = addr_of(self, base, idx, sl, t);
                 self.store_lane(k, ptr, 0, x);
             }
             Op::Load { k, n, d, a, .. } => {
-                let a = self.v(a);
-                let ptr = host(self, a);
+                let av = self.v(a);
+                let ptr = host(self, av, a);
                 let es = k.size() as i32;
                 let vals: Vec<Value> = (0..n as i32)
                     .map(|i| self.load_lane(k, ptr, i * es))
@@ -2428,8 +2465,8 @@ impl<'a, 'b> Tr<'a, 'b> {
             }
             Op::Store { k, n, s, a, .. } => {
                 let vals: Vec<Value> = (0..n as u32).map(|i| self.v(s + i)).collect();
-                let a = self.v(a);
-                let ptr = host(self, a);
+                let av = self.v(a);
+                let ptr = host(self, av, a);
                 let es = k.size() as i32;
                 for (i, x) in vals.into_iter().enumerate() {
                     self.store_lane(k, ptr, i as i32 * es, x);
