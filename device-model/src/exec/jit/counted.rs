@@ -571,3 +571,77 @@ fn dest(op: &Op) -> Option<u32> {
         _ => None,
     }
 }
+
+/// Slots of `ops[range]` (a chunk's straight-line body) that hold 32-bit floats only: every op
+/// of the range that writes one is a float op with an F32 result (the slot encoding of an
+/// `f32`: zero-extended bits) or a move from another such slot. A chunk keeps them in float
+/// variables (no bitcast pair per operation on a loop-carried accumulator).
+pub fn float_slots(code: &Code, range: std::ops::Range<usize>) -> Vec<u32> {
+    let ops = &code.ops[range];
+    let ns = code.num_slots as usize;
+    // Per slot: None = not written; Some(true) = every write a float op so far.
+    let mut float: Vec<Option<bool>> = vec![None; ns];
+    let mut moves: Vec<(u32, u32)> = Vec::new();
+    let mark = |float: &mut Vec<Option<bool>>, d: u32, n: u32, ok: bool| {
+        for s in d..d.saturating_add(n) {
+            if let Some(f) = float.get_mut(s as usize) {
+                *f = Some(f.unwrap_or(true) && ok);
+            }
+        }
+    };
+    for op in ops {
+        match *op {
+            Op::FAdd32 { d, .. }
+            | Op::FSub32 { d, .. }
+            | Op::FMul32 { d, .. }
+            | Op::FDiv32 { d, .. } => mark(&mut float, d, 1, true),
+            Op::FltBin {
+                op: BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div,
+                k: Scalar::F32,
+                n,
+                d,
+                ..
+            } => mark(&mut float, d, n as u32, true),
+            // Results of kind F32 are slot encodings of an `f32` (zero-extended).
+            Op::LaneV {
+                k: Scalar::F32,
+                dk: Scalar::F32,
+                dn,
+                d,
+                ..
+            } => mark(&mut float, d, dn as u32, true),
+            Op::Mov { d, s, n } => {
+                mark(&mut float, d, n, true);
+                moves.extend((0..n).map(|i| (d + i, s + i)));
+            }
+            Op::Mov1 { d, s } => {
+                mark(&mut float, d, 1, true);
+                moves.push((d, s));
+            }
+            _ => {
+                if let Some(w) = writes(op, code) {
+                    for s in w {
+                        mark(&mut float, s, 1, false);
+                    }
+                }
+            }
+        }
+    }
+    // A move keeps its destination a float slot only when its source is one.
+    loop {
+        let mut changed = false;
+        for &(d, s) in &moves {
+            let src = float.get(s as usize).copied().flatten() == Some(true);
+            if !src && float[d as usize] == Some(true) {
+                float[d as usize] = Some(false);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (0..ns as u32)
+        .filter(|&s| float[s as usize] == Some(true))
+        .collect()
+}

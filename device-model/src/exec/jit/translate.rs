@@ -6,7 +6,7 @@
 use super::super::code::{Code, Op, NONE};
 use super::super::interp::ISSUE_SLOTS;
 use super::super::interp::{Ids, Region};
-use super::counted::{counted_loops, straight_kernel, Aff, Body, Counted};
+use super::counted::{counted_loops, float_slots, straight_kernel, Aff, Body, Counted};
 use super::helpers::{self as h, CountEnv, Frame};
 use super::{Entry, Spec};
 use crate::counters::field;
@@ -526,6 +526,9 @@ struct Tr<'a, 'b> {
     /// loop its item chunks run in.
     straight: Option<Body>,
     items_loop: Option<ItemLoop>,
+    /// While a loop chunk's body is emitted: per slot, the float variable that holds it
+    /// (`counted::float_slots`; `v` and `d` go through it).
+    fshadow: Vec<Option<Variable>>,
 }
 
 /// A run a chunk extends: its site, address step, issue counter (code with issue counters)
@@ -810,6 +813,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             counted: Vec::new(),
             straight: None,
             items_loop: None,
+            fshadow: Vec::new(),
         };
         // Counted loops run in chunks (`FPGACL_JIT_CHUNKS=0` turns them off: measurements).
         let batching = t.batching;
@@ -1030,6 +1034,10 @@ impl<'a, 'b> Tr<'a, 'b> {
         if let Some(c) = self.consts[s as usize] {
             return self.c64(c);
         }
+        if let Some(&Some(fv)) = self.fshadow.get(s as usize) {
+            let f = self.b.use_var(fv);
+            return self.of_f32(f);
+        }
         let var = self.vars[s as usize];
         self.b.use_var(var)
     }
@@ -1037,6 +1045,11 @@ impl<'a, 'b> Tr<'a, 'b> {
     fn d(&mut self, s: u32, x: Value) {
         self.const_written |= self.consts[s as usize].is_some();
         self.written[s as usize] = true;
+        if let Some(&Some(fv)) = self.fshadow.get(s as usize) {
+            let f = self.f32_of(x);
+            self.b.def_var(fv, f);
+            return;
+        }
         let var = self.vars[s as usize];
         self.b.def_var(var, x);
     }
@@ -2012,6 +2025,14 @@ impl<'a, 'b> Tr<'a, 'b> {
         ok = self.b.ins().band(ok, two);
         let simple = self.b.ins().icmp_imm_s(IntCC::Equal, self.clock_helper, 0);
         ok = self.b.ins().band(ok, simple);
+        // Float slots enter the chunk as floats: their values must be float encodings.
+        let floats = float_slots(self.code, c.body as usize..c.end as usize);
+        for &s in &floats {
+            let x = self.v(s);
+            let hi = self.b.ins().ushr_imm_s(x, 32);
+            let clean = self.b.ins().icmp_imm_s(IntCC::Equal, hi, 0);
+            ok = self.b.ins().band(ok, clean);
+        }
         let ck = self.chunk_check(&c.prog, Some((iv0, st)), false, k, ok, issued);
         self.b.ins().brif(ck.ok, fast, &[], fail, &[]);
 
@@ -2019,6 +2040,15 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.switch_to_block(fast);
         self.b.seal_block(fast);
         self.b.def_var(left, k);
+        let ns = self.vars.len();
+        self.fshadow = vec![None; ns];
+        for &s in &floats {
+            let x = self.v(s);
+            let f = self.f32_of(x);
+            let fv = self.b.declare_var(types::F32);
+            self.b.def_var(fv, f);
+            self.fshadow[s as usize] = Some(fv);
+        }
         self.b.ins().jump(body, &[]);
         self.b.switch_to_block(body);
         self.chunk_ops(c.body..c.end, &ck.hosts)?;
@@ -2034,6 +2064,16 @@ impl<'a, 'b> Tr<'a, 'b> {
         // polls, the issue counters and the runs, then the header of the next iteration.
         self.b.switch_to_block(done);
         self.b.seal_block(done);
+        // Float slots back to their slot encodings.
+        for s in floats {
+            if let Some(fv) = self.fshadow[s as usize].take() {
+                let f = self.b.use_var(fv);
+                let x = self.of_f32(f);
+                let var = self.vars[s as usize];
+                self.b.def_var(var, x);
+            }
+        }
+        self.fshadow.clear();
         let km1 = self.b.ins().iadd_imm_s(k, -1);
         let vo = fo(c.l as usize * 8);
         let vis = self.b.ins().load(I64, rw, self.visits, vo);
@@ -2436,7 +2476,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                 ..
             } => {
                 let ptr = addr_of(self, base, idx, sl, t);
-                let x = self.load_lane(k, ptr, 0);
+                let x = self.chunk_load(k, ptr, 0);
                 self.d(d, x);
             }
             Op::StoreIdx {
@@ -2457,7 +2497,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let ptr = host(self, av, a);
                 let es = k.size() as i32;
                 let vals: Vec<Value> = (0..n as i32)
-                    .map(|i| self.load_lane(k, ptr, i * es))
+                    .map(|i| self.chunk_load(k, ptr, i * es))
                     .collect();
                 for (i, x) in vals.into_iter().enumerate() {
                     self.d(d + i as u32, x);
@@ -2475,6 +2515,23 @@ impl<'a, 'b> Tr<'a, 'b> {
             _ => return Err(format!("internal: chunk access at op {pc} is not one")),
         }
         Ok(())
+    }
+
+    /// A lane load of a chunk: a float lane loads as a float (its slot encoding made from it:
+    /// float consumers use the float, no bitcast pair), others as `load_lane`.
+    fn chunk_load(&mut self, k: Scalar, p: Value, off: i32) -> Value {
+        let fl = MemFlagsData::new().with_notrap();
+        match k {
+            Scalar::F32 => {
+                let f = self.b.ins().load(types::F32, fl, p, off);
+                self.of_f32(f)
+            }
+            Scalar::F64 => {
+                let f = self.b.ins().load(types::F64, fl, p, off);
+                self.of_f64(f)
+            }
+            _ => self.load_lane(k, p, off),
+        }
     }
 
     /// `clock += cost` where the cost is `table[l]`, or the helper's when the plan is stateful.
