@@ -815,9 +815,11 @@ impl<'a, 'b> Tr<'a, 'b> {
             items_loop: None,
             fshadow: Vec::new(),
         };
-        // Counted loops run in chunks (`FPGACL_JIT_CHUNKS=0` turns them off: measurements).
+        // Counted loops and straight-line kernels run in chunks (`FPGACL_JIT_CHUNKS=0` turns
+        // them off: measurements).
         let batching = t.batching;
-        if std::env::var_os("FPGACL_JIT_CHUNKS").is_none_or(|v| v != "0") {
+        let off = |v: &std::ffi::OsStr| matches!(v.to_str(), Some("0" | "false" | "no" | "off"));
+        if !std::env::var_os("FPGACL_JIT_CHUNKS").is_some_and(|v| off(&v)) {
             let inline =
                 |site: u32, size: u64, elem: u64| counted_in_runs(spec, batching, site, size, elem);
             let zero = t.b.ins().iconst(I64, 0);
