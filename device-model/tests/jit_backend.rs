@@ -1649,6 +1649,14 @@ __kernel void chunk_size_t(__global const int *a, __global int *o, int w, int n)
     o[j * w + i] = s;
 }
 
+__kernel void chunk_disp(__global const float4 *p, __global float *o, int n) {
+    int i = get_global_id(0);
+    float s = 0.0f;
+    for (int j = 0; j < n; j++)
+        s += p[j].y * p[j + 1].z + p[i].w;
+    o[i] = s;
+}
+
 __kernel void chunk_local(__global const int *a, __global int *o, int n) {
     __local int t[64];
     int l = get_local_id(0);
@@ -1720,7 +1728,18 @@ fn chunk_cases() -> Vec<Case> {
         bufs: vec![pseudo(3 * m + 1, 39), vec![0; 3 * m]],
         args: vec![Ok(0), Ok(1), Err(m as i32), Err(n)],
     };
+    let disp = |n: i32| Case {
+        kernel: "chunk_disp",
+        dims: 1,
+        global: [8, 1, 1],
+        local: Some([4, 1, 1]),
+        bufs: vec![floats(4 * 41, 40), vec![0; 8]],
+        args: vec![Ok(0), Ok(1), Err(n)],
+    };
     vec![
+        disp(40),
+        // p[j + 1] leaves its buffer in the last iteration.
+        disp(41),
         size_t(m as i32, Some([8, 1, 1])),
         size_t(m as i32, Some([1, 1, 1])),
         // a[j * w + k] leaves its buffer in the last row.

@@ -173,6 +173,11 @@ fn writes(op: &Op, code: &Code) -> Option<Vec<u32>> {
     }
 }
 
+/// The slots `op` writes (none for an op a chunk may not contain).
+pub fn op_writes(op: &Op, code: &Code) -> Vec<u32> {
+    writes(op, code).unwrap_or_default()
+}
+
 /// The affine program of one body under construction.
 struct Prog<'a> {
     written: &'a [bool],

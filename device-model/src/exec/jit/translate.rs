@@ -6,7 +6,7 @@
 use super::super::code::{Code, Op, NONE};
 use super::super::interp::ISSUE_SLOTS;
 use super::super::interp::{Ids, Region};
-use super::counted::{counted_loops, float_slots, straight_kernel, Aff, Body, Counted};
+use super::counted::{counted_loops, float_slots, op_writes, straight_kernel, Aff, Body, Counted};
 use super::helpers::{self as h, CountEnv, Frame};
 use super::{Entry, Spec};
 use crate::counters::field;
@@ -1320,24 +1320,25 @@ impl<'a, 'b> Tr<'a, 'b> {
                 };
                 return self.b.ins().select(lt, y, x);
             }
+            // The canonical NaN chosen among floats (a result that stays a float: no move to
+            // an integer register and back on an accumulator's dependency chain).
             BuiltinFn::Mad => {
-                let r = if f32k {
+                if f32k {
                     let (a, b, c) = (self.f32_of(x), self.f32_of(y), self.f32_of(z));
                     let p = self.b.ins().fmul(a, b);
                     let r = self.b.ins().fadd(p, c);
                     let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-                    let bits = self.of_f32(r);
-                    (nan, bits, f32::NAN.to_bits() as u64)
-                } else {
-                    let (a, b, c) = (self.f64_of(x), self.f64_of(y), self.f64_of(z));
-                    let p = self.b.ins().fmul(a, b);
-                    let r = self.b.ins().fadd(p, c);
-                    let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-                    let bits = self.of_f64(r);
-                    (nan, bits, f64::NAN.to_bits())
-                };
-                let q = self.c64(r.2);
-                return self.b.ins().select(r.0, q, r.1);
+                    let q = self.b.ins().f32const(f32::NAN);
+                    let r = self.b.ins().select(nan, q, r);
+                    return self.of_f32(r);
+                }
+                let (a, b, c) = (self.f64_of(x), self.f64_of(y), self.f64_of(z));
+                let p = self.b.ins().fmul(a, b);
+                let r = self.b.ins().fadd(p, c);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+                let q = self.b.ins().f64const(f64::NAN);
+                let r = self.b.ins().select(nan, q, r);
+                return self.of_f64(r);
             }
             _ => {}
         }
@@ -2385,10 +2386,58 @@ impl<'a, 'b> Tr<'a, 'b> {
 
     /// The ops `range` of a chunk: accesses through [`Tr::chunk_access`] with their region's
     /// host base, the others as the checked code has them.
+    ///
+    /// A `PtrIdx` whose result is the pointer of a later access of the chunk (the last op
+    /// before it that writes that slot) makes it without its overflow and region-crossing
+    /// tests: the check proved that access in bounds, so neither happens; the access then finds
+    /// host memory from the root pointer's host address when the `PtrIdx` is on the root.
     fn chunk_ops(&mut self, range: std::ops::Range<u32>, hosts: &[Host]) -> Result<(), String> {
+        let ops = &self.code.ops;
+        // (PtrIdx op, access op) pairs.
+        let mut direct: Vec<(u32, u32)> = Vec::new();
+        for h in hosts {
+            let (Op::Load { a, .. } | Op::Store { a, .. }) = ops[h.pc as usize] else {
+                continue;
+            };
+            let last = (range.start..h.pc)
+                .rev()
+                .find(|&q| op_writes(&ops[q as usize], self.code).contains(&a));
+            if let Some(q) = last {
+                if matches!(ops[q as usize], Op::PtrIdx { .. }) {
+                    direct.push((q, h.pc));
+                }
+            }
+        }
+        let mut at: Vec<(u32, Value)> = Vec::new();
         for pc in range {
+            if let Some(&(_, apc)) = direct.iter().find(|d| d.0 == pc) {
+                let Op::PtrIdx {
+                    d,
+                    base,
+                    idx,
+                    scale,
+                    disp,
+                } = self.code.ops[pc as usize]
+                else {
+                    return Err(format!("internal: op {pc} is not a PtrIdx"));
+                };
+                let bv = self.v(base);
+                let iv = self.v(idx);
+                let m = self.b.ins().imul_imm_s(iv, scale as i64);
+                let delta = self.b.ins().iadd_imm_s(m, disp as i64);
+                let p = self.b.ins().iadd(bv, delta);
+                self.d(d, p);
+                if let Some(h) = hosts.iter().find(|h| h.pc == apc && h.root == base) {
+                    let host = self.b.ins().iadd(h.at_root, delta);
+                    at.push((apc, host));
+                }
+                continue;
+            }
             match hosts.iter().find(|h| h.pc == pc) {
-                Some(&h) => self.chunk_access(pc, h)?,
+                Some(&h) => {
+                    let pre = at.iter().find(|x| x.0 == pc).map(|x| x.1);
+                    self.chunk_access(pc, h, pre)?
+                }
                 None => self.op(pc)?,
             }
         }
@@ -2445,7 +2494,7 @@ impl<'a, 'b> Tr<'a, 'b> {
 
     /// An access of a chunk (proved in bounds, counted by the chunk as a whole): the address
     /// as the checked op computes it, then the host memory.
-    fn chunk_access(&mut self, pc: u32, h: Host) -> Result<(), String> {
+    fn chunk_access(&mut self, pc: u32, h: Host, pre: Option<Value>) -> Result<(), String> {
         // `t = base + idx << sl` into slot `t`, and the host pointer: from the root pointer's
         // host address when `base` is the root (no masking in the loop).
         let addr_of = |t: &mut Self, base: u32, idx: u32, sl: u8, dst: u32| {
@@ -2461,6 +2510,9 @@ impl<'a, 'b> Tr<'a, 'b> {
             t.b.ins().iadd(h.hb, off)
         };
         let host = |t: &mut Self, a: Value, slot: u32| {
+            if let Some(p) = pre {
+                return p;
+            }
             if slot == h.root {
                 return h.at_root;
             }
