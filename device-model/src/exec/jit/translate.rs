@@ -548,14 +548,15 @@ struct Checked {
     runs: Vec<Run>,
 }
 
-/// Where a chunk's access finds host memory: op `pc`'s region base, and the host address of
-/// the invariant pointer in slot `root` its address is computed from (`hb` plus its offset).
+/// Where a chunk's access (op `pc`) finds host memory: its host address at the chunk's first
+/// iteration and its step per iteration (the affine program's), kept in variable `var` while
+/// the chunk runs (strength reduction: no address arithmetic per access).
 #[derive(Clone, Copy)]
 struct Host {
     pc: u32,
-    hb: Value,
-    root: u32,
-    at_root: Value,
+    first: Value,
+    step: Value,
+    var: Option<Variable>,
 }
 
 /// The work-item loop as an item chunk sees it: the loop's length, dimension 0's local size
@@ -2043,6 +2044,8 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.switch_to_block(fast);
         self.b.seal_block(fast);
         self.b.def_var(left, k);
+        let mut hosts = ck.hosts.clone();
+        self.chunk_pointers(&mut hosts);
         let ns = self.vars.len();
         self.fshadow = vec![None; ns];
         for &s in &floats {
@@ -2054,7 +2057,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         }
         self.b.ins().jump(body, &[]);
         self.b.switch_to_block(body);
-        self.chunk_ops(c.body..c.end, &ck.hosts)?;
+        self.chunk_ops(c.body..c.end, &hosts)?;
         let n = self.b.use_var(left);
         let n = self.b.ins().iadd_imm_s(n, -1);
         self.b.def_var(left, n);
@@ -2152,6 +2155,8 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.seal_block(fast);
         let zero = self.c64(0);
         self.b.def_var(il.j, zero);
+        let mut hosts = ck.hosts.clone();
+        self.chunk_pointers(&mut hosts);
         self.b.ins().jump(body, &[]);
         self.b.switch_to_block(body);
         let j = self.b.use_var(il.j);
@@ -2168,7 +2173,7 @@ impl<'a, 'b> Tr<'a, 'b> {
             self.b.def_var(var, x);
         }
         let end = self.code.ops.len() as u32 - 1;
-        self.chunk_ops(0..end, &ck.hosts)?;
+        self.chunk_ops(0..end, &hosts)?;
         let j = self.b.use_var(il.j);
         let j1 = self.b.ins().iadd_imm_s(j, 1);
         self.b.def_var(il.j, j1);
@@ -2342,12 +2347,12 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let w = self.b.ins().icmp_imm_s(IntCC::NotEqual, w, 0);
                 ok = self.b.ins().band(ok, w);
             }
-            let hadj = self.b.ins().iadd(hb, boff);
+            let first = self.b.ins().iadd(hb, o0);
             hosts.push(Host {
                 pc: acc.pc,
-                hb,
-                root: acc.base,
-                at_root: hadj,
+                first,
+                step: dx[acc.off],
+                var: None,
             });
             if acc.site == NONE {
                 continue;
@@ -2384,17 +2389,17 @@ impl<'a, 'b> Tr<'a, 'b> {
         Checked { ok, hosts, runs }
     }
 
-    /// The ops `range` of a chunk: accesses through [`Tr::chunk_access`] with their region's
-    /// host base, the others as the checked code has them.
+    /// The ops `range` of a chunk (the builder in its loop block): accesses through
+    /// [`Tr::chunk_access`] at their host pointers (variables made here from `hosts` on the
+    /// first call, in the block before the loop: [`Tr::chunk_pointers`]), the others as the
+    /// checked code has them, then the pointers advance by their steps.
     ///
     /// A `PtrIdx` whose result is the pointer of a later access of the chunk (the last op
     /// before it that writes that slot) makes it without its overflow and region-crossing
-    /// tests: the check proved that access in bounds, so neither happens; the access then finds
-    /// host memory from the root pointer's host address when the `PtrIdx` is on the root.
+    /// tests: the check proved that access in bounds, so neither happens.
     fn chunk_ops(&mut self, range: std::ops::Range<u32>, hosts: &[Host]) -> Result<(), String> {
         let ops = &self.code.ops;
-        // (PtrIdx op, access op) pairs.
-        let mut direct: Vec<(u32, u32)> = Vec::new();
+        let mut direct: Vec<u32> = Vec::new();
         for h in hosts {
             let (Op::Load { a, .. } | Op::Store { a, .. }) = ops[h.pc as usize] else {
                 continue;
@@ -2404,13 +2409,12 @@ impl<'a, 'b> Tr<'a, 'b> {
                 .find(|&q| op_writes(&ops[q as usize], self.code).contains(&a));
             if let Some(q) = last {
                 if matches!(ops[q as usize], Op::PtrIdx { .. }) {
-                    direct.push((q, h.pc));
+                    direct.push(q);
                 }
             }
         }
-        let mut at: Vec<(u32, Value)> = Vec::new();
         for pc in range {
-            if let Some(&(_, apc)) = direct.iter().find(|d| d.0 == pc) {
+            if direct.contains(&pc) {
                 let Op::PtrIdx {
                     d,
                     base,
@@ -2427,21 +2431,34 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let delta = self.b.ins().iadd_imm_s(m, disp as i64);
                 let p = self.b.ins().iadd(bv, delta);
                 self.d(d, p);
-                if let Some(h) = hosts.iter().find(|h| h.pc == apc && h.root == base) {
-                    let host = self.b.ins().iadd(h.at_root, delta);
-                    at.push((apc, host));
-                }
                 continue;
             }
             match hosts.iter().find(|h| h.pc == pc) {
-                Some(&h) => {
-                    let pre = at.iter().find(|x| x.0 == pc).map(|x| x.1);
-                    self.chunk_access(pc, h, pre)?
+                Some(h) => {
+                    let var = h.var.ok_or("internal: chunk access without a pointer")?;
+                    let ptr = self.b.use_var(var);
+                    self.chunk_access(pc, ptr)?
                 }
                 None => self.op(pc)?,
             }
         }
+        for h in hosts {
+            if let Some(var) = h.var {
+                let p = self.b.use_var(var);
+                let p = self.b.ins().iadd(p, h.step);
+                self.b.def_var(var, p);
+            }
+        }
         Ok(())
+    }
+
+    /// The host pointer variables of a chunk's accesses, at their first iteration's addresses.
+    fn chunk_pointers(&mut self, hosts: &mut [Host]) {
+        for h in hosts {
+            let var = self.b.declare_var(I64);
+            self.b.def_var(var, h.first);
+            h.var = Some(var);
+        }
     }
 
     /// A chunk of `k` iterations extends each run it checked by `k` accesses (length, next
@@ -2492,32 +2509,15 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.ins().icmp(IntCC::Equal, s, x)
     }
 
-    /// An access of a chunk (proved in bounds, counted by the chunk as a whole): the address
-    /// as the checked op computes it, then the host memory.
-    fn chunk_access(&mut self, pc: u32, h: Host, pre: Option<Value>) -> Result<(), String> {
-        // `t = base + idx << sl` into slot `t`, and the host pointer: from the root pointer's
-        // host address when `base` is the root (no masking in the loop).
+    /// An access of a chunk (proved in bounds, counted by the chunk as a whole) at host
+    /// pointer `ptr`; an indexed one also writes its address slot as the checked op does.
+    fn chunk_access(&mut self, pc: u32, ptr: Value) -> Result<(), String> {
         let addr_of = |t: &mut Self, base: u32, idx: u32, sl: u8, dst: u32| {
             let i = t.v(idx);
             let p = t.v(base);
             let sh = t.b.ins().ishl_imm_s(i, sl as i64);
             let n = t.b.ins().iadd(p, sh);
             t.d(dst, n);
-            if base == h.root {
-                return t.b.ins().iadd(h.at_root, sh);
-            }
-            let off = t.b.ins().band_imm_s(n, OFFSET_MASK as i64);
-            t.b.ins().iadd(h.hb, off)
-        };
-        let host = |t: &mut Self, a: Value, slot: u32| {
-            if let Some(p) = pre {
-                return p;
-            }
-            if slot == h.root {
-                return h.at_root;
-            }
-            let off = t.b.ins().band_imm_s(a, OFFSET_MASK as i64);
-            t.b.ins().iadd(h.hb, off)
         };
         match self.code.ops[pc as usize] {
             Op::LoadIdx {
@@ -2529,7 +2529,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                 idx,
                 ..
             } => {
-                let ptr = addr_of(self, base, idx, sl, t);
+                addr_of(self, base, idx, sl, t);
                 let x = self.chunk_load(k, ptr, 0);
                 self.d(d, x);
             }
@@ -2543,12 +2543,10 @@ impl<'a, 'b> Tr<'a, 'b> {
                 ..
             } => {
                 let x = self.v(s);
-                let ptr = addr_of(self, base, idx, sl, t);
+                addr_of(self, base, idx, sl, t);
                 self.store_lane(k, ptr, 0, x);
             }
-            Op::Load { k, n, d, a, .. } => {
-                let av = self.v(a);
-                let ptr = host(self, av, a);
+            Op::Load { k, n, d, .. } => {
                 let es = k.size() as i32;
                 let vals: Vec<Value> = (0..n as i32)
                     .map(|i| self.chunk_load(k, ptr, i * es))
@@ -2557,10 +2555,8 @@ impl<'a, 'b> Tr<'a, 'b> {
                     self.d(d + i as u32, x);
                 }
             }
-            Op::Store { k, n, s, a, .. } => {
+            Op::Store { k, n, s, .. } => {
                 let vals: Vec<Value> = (0..n as u32).map(|i| self.v(s + i)).collect();
-                let av = self.v(a);
-                let ptr = host(self, av, a);
                 let es = k.size() as i32;
                 for (i, x) in vals.into_iter().enumerate() {
                     self.store_lane(k, ptr, i as i32 * es, x);
