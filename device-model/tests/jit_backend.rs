@@ -1657,6 +1657,17 @@ __kernel void chunk_disp(__global const float4 *p, __global float *o, int n) {
     o[i] = s;
 }
 
+__kernel void chunk_uint(__global const uint *a, __global uint *o, uint n, int m) {
+    uint i = get_global_id(0);
+    uint s = 0u;
+    for (uint k = 0u; k < n; k++)
+        s += a[k] * 3u + a[i * 2u + k];
+    for (int k = 1; k <= m; k += 2)
+        s ^= a[k + 2 * i];
+    for (uint k = 4u; k <= n; k++)
+        o[i * n + k - 4u] = s + k;
+}
+
 __kernel void chunk_local(__global const int *a, __global int *o, int n) {
     __local int t[64];
     int l = get_local_id(0);
@@ -1736,7 +1747,22 @@ fn chunk_cases() -> Vec<Case> {
         bufs: vec![floats(4 * 41, 40), vec![0; 8]],
         args: vec![Ok(0), Ok(1), Err(n)],
     };
+    let uint = |n: i32, m: i32, global: u64, local: Option<[u64; 3]>| Case {
+        kernel: "chunk_uint",
+        dims: 1,
+        global: [global, 1, 1],
+        local,
+        bufs: vec![pseudo(64, 41), vec![0; 64 * 3]],
+        args: vec![Ok(0), Ok(1), Err(n), Err(m)],
+    };
     vec![
+        uint(40, 39, 6, Some([3, 1, 1])),
+        uint(40, 39, 3, Some([1, 1, 1])),
+        // a[i * 2 + k] and a[k + 2 * i] leave their buffer in the last items; the stores
+        // leave theirs in the last item.
+        uint(50, 61, 4, Some([2, 1, 1])),
+        // An unsigned loop whose bound is below its start, and an empty `<=` loop.
+        uint(2, 0, 2, Some([2, 1, 1])),
         disp(40),
         // p[j + 1] leaves its buffer in the last iteration.
         disp(41),

@@ -49,6 +49,15 @@ pub enum Aff {
     Add64(usize, usize),
     Sub64(usize, usize),
     Mul64(usize, usize),
+    /// `a + b`, `a - b`, `a * b` of 32-bit unsigned integers (`MulU`: `b` does not vary):
+    /// both ends required in `0..2^32`. Operands may be taken in their signed view: the op is
+    /// exact modulo 2^32 either way, and an exact result in range is the op's result.
+    AddU(usize, usize),
+    SubU(usize, usize),
+    MulU(usize, usize),
+    /// `(uint)a`: `a` itself, required in `0..2^32` (where a term's value is its low 32 bits:
+    /// every term is its slot's value modulo 2^32).
+    U32Of(usize),
     /// Byte offsets: `a * c`, `a + b`, `a + c` (not range-checked: their inputs are bounded
     /// and the access check bounds the result).
     MulC(usize, i64),
@@ -60,6 +69,15 @@ impl Aff {
     /// Whether the term is the value of a 32-bit integer op (range-checked).
     pub fn is_i32(&self) -> bool {
         matches!(self, Aff::Add(..) | Aff::Sub(..) | Aff::Mul(..))
+    }
+
+    /// Whether the term is the value of a 32-bit unsigned integer op (range-checked to
+    /// `0..2^32`).
+    pub fn is_u32(&self) -> bool {
+        matches!(
+            self,
+            Aff::AddU(..) | Aff::SubU(..) | Aff::MulU(..) | Aff::U32Of(_)
+        )
     }
 
     /// Whether the term is the value of a 64-bit integer op (range-checked to +-2^40).
@@ -98,6 +116,10 @@ pub struct Counted {
     pub iv: u32,
     pub bound: u32,
     pub step: u32,
+    /// The header's test: `iv <= bound` (else `<`), unsigned (else signed; the induction
+    /// variable then steps with a 32-bit unsigned add).
+    pub le: bool,
+    pub unsigned: bool,
     pub prog: Body,
 }
 
@@ -185,6 +207,8 @@ struct Prog<'a> {
     iv: u32,
     /// A chunk of work-items (dimension 0's ids step).
     items: bool,
+    /// The induction variable is a 32-bit unsigned one.
+    unsigned: bool,
     terms: Vec<Aff>,
     /// Whether each term varies with the iteration.
     varies: Vec<bool>,
@@ -302,16 +326,14 @@ fn counted_at(
     let Op::LoopHead(l) = ops[h] else {
         return None;
     };
-    let Op::BrCmpS {
-        op: CmpOp::Lt,
-        a: iv,
-        b: bound,
-        t,
-        f,
-    } = ops[h + 1]
-    else {
-        return None;
+    let (op, iv, bound, t, f, unsigned) = match ops[h + 1] {
+        Op::BrCmpS { op, a, b, t, f } => (op, a, b, t, f, false),
+        Op::BrCmpU { op, a, b, t, f } => (op, a, b, t, f, true),
+        _ => return None,
     };
+    if !matches!(op, CmpOp::Lt | CmpOp::Le) {
+        return None;
+    }
     let body = h + 2;
     if t as usize != body || f as usize == body || targets[body] != 1 {
         return None;
@@ -324,8 +346,10 @@ fn counted_at(
     if (body + 1..=end).any(|i| targets[i] != 0) {
         return None;
     }
-    let Op::AddI32 { d, a, b: step } = ops[end - 1] else {
-        return None;
+    let (d, a, step) = match ops[end - 1] {
+        Op::AddI32 { d, a, b } if !unsigned => (d, a, b),
+        Op::AddU32 { d, a, b } if unsigned => (d, a, b),
+        _ => return None,
     };
     if d != iv || a != iv || step == iv || bound == iv {
         return None;
@@ -339,7 +363,14 @@ fn counted_at(
     if iv_writes != 1 || written[bound as usize] || written[step as usize] {
         return None;
     }
-    let prog = affine_body(code, body..end - 1, &written, iv, false, inline_counted)?;
+    let prog = affine_body(
+        code,
+        body..end - 1,
+        &written,
+        (iv, unsigned),
+        false,
+        inline_counted,
+    )?;
     Some(Counted {
         l,
         head: h as u32,
@@ -348,6 +379,8 @@ fn counted_at(
         iv,
         bound,
         step,
+        le: op == CmpOp::Le,
+        unsigned,
         prog,
     })
 }
@@ -376,16 +409,24 @@ pub fn straight_kernel(
         return None;
     }
     let written = written_slots(code, 0, n - 1)?;
-    affine_body(code, 0..n - 1, &written, NONE, true, inline_counted)
+    affine_body(
+        code,
+        0..n - 1,
+        &written,
+        (NONE, false),
+        true,
+        inline_counted,
+    )
 }
 
 /// The affine program of the straight-line ops `range` (`None`: an access is not affine or
-/// not counted in a run, or a site has two accesses).
+/// not counted in a run, or a site has two accesses), for induction variable `iv` (`NONE`
+/// for work-items) of a 32-bit signed or `unsigned` kind.
 fn affine_body(
     code: &Code,
     range: std::ops::Range<usize>,
     written: &[bool],
-    iv: u32,
+    (iv, unsigned): (u32, bool),
     items: bool,
     inline_counted: &dyn Fn(u32, u64, u64) -> bool,
 ) -> Option<Body> {
@@ -395,6 +436,7 @@ fn affine_body(
         written,
         iv,
         items,
+        unsigned,
         terms: Vec::new(),
         varies: Vec::new(),
         val: vec![None; ns],
@@ -420,6 +462,31 @@ fn affine_body(
                     };
                 }
             }
+            Op::AddU32 { a, b, .. } | Op::SubU32 { a, b, .. } | Op::MulU32 { a, b, .. } => {
+                if let (Some(x), Some(y)) = (p.term(a, true), p.term(b, true)) {
+                    let v = p.varies[x] || p.varies[y];
+                    val = match op {
+                        Op::AddU32 { .. } => Some(p.push(Aff::AddU(x, y), v)),
+                        Op::SubU32 { .. } => Some(p.push(Aff::SubU(x, y), v)),
+                        _ if !p.varies[y] => Some(p.push(Aff::MulU(x, y), v)),
+                        _ if !p.varies[x] => Some(p.push(Aff::MulU(y, x), v)),
+                        _ => None,
+                    };
+                }
+            }
+            // To `uint`: the value itself, in `0..2^32`.
+            Op::ConvInt {
+                k: Scalar::U32, s, ..
+            } => {
+                val = p.term(s, false).map(|x| {
+                    if p.terms[x].is_u32() || (p.terms[x] == Aff::Iv && p.unsigned) {
+                        x
+                    } else {
+                        let v = p.varies[x];
+                        p.push(Aff::U32Of(x), v)
+                    }
+                });
+            }
             Op::Add64 { a, b, .. } | Op::Sub64 { a, b, .. } | Op::Mul64 { a, b, .. } => {
                 if let (Some(x), Some(y)) = (p.term(a, false), p.term(b, false)) {
                     let v = p.varies[x] || p.varies[y];
@@ -444,10 +511,11 @@ fn affine_body(
                 k: Scalar::I32, s, ..
             } => {
                 val = match p.term(s, true) {
-                    // 32-bit values, the induction variable and ids (in the `i32` range).
+                    // 32-bit values, a signed induction variable and ids (in the `i32` range).
                     Some(x)
                         if p.terms[x].is_i32()
-                            || matches!(p.terms[x], Aff::Iv | Aff::Id { .. }) =>
+                            || (p.terms[x] == Aff::Iv && !p.unsigned)
+                            || matches!(p.terms[x], Aff::Id { .. }) =>
                     {
                         Some(x)
                     }
@@ -568,6 +636,9 @@ fn dest(op: &Op) -> Option<u32> {
         | Op::Add64 { d, .. }
         | Op::Sub64 { d, .. }
         | Op::Mul64 { d, .. }
+        | Op::AddU32 { d, .. }
+        | Op::SubU32 { d, .. }
+        | Op::MulU32 { d, .. }
         | Op::ConvInt { d, .. }
         | Op::Mov1 { d, .. }
         | Op::PtrIdx { d, .. }

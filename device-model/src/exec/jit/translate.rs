@@ -1976,7 +1976,12 @@ impl<'a, 'b> Tr<'a, 'b> {
         // Trip count: iterations j >= 0 with iv + j * step < bound (bound capped at 2^31: the
         // induction variable is 32-bit).
         let stv = self.v(c.step);
-        let st = self.s32(stv);
+        let st = if c.unsigned {
+            let r = self.b.ins().ireduce(I32, stv);
+            self.b.ins().uextend(I64, r)
+        } else {
+            self.s32(stv)
+        };
         let a = self
             .b
             .ins()
@@ -1986,12 +1991,23 @@ impl<'a, 'b> Tr<'a, 'b> {
             .ins()
             .icmp_imm_s(IntCC::SignedLessThanOrEqual, st, CHUNK_MAX);
         let mut ok = self.b.ins().band(a, z);
+        // The induction variable in its kind's range; the bound as a `<` bound capped at the
+        // kind's end (no 32-bit wrap inside a chunk): `iv <= b` is `iv < b + 1`.
         let iv0 = self.v(c.iv);
-        let i32ok = self.in32(iv0);
-        ok = self.b.ins().band(ok, i32ok);
         let nb = self.v(c.bound);
-        let cap = self.c64(1 << 31);
-        let nb = self.b.ins().smin(nb, cap);
+        let nb = if c.unsigned {
+            let hi = self.b.ins().ushr_imm_s(iv0, 32);
+            let fits = self.b.ins().icmp_imm_s(IntCC::Equal, hi, 0);
+            ok = self.b.ins().band(ok, fits);
+            let cap = self.c64((1u64 << 32) - c.le as u64);
+            self.b.ins().umin(nb, cap)
+        } else {
+            let fits = self.in32(iv0);
+            ok = self.b.ins().band(ok, fits);
+            let cap = self.c64((1u64 << 31) - c.le as u64);
+            self.b.ins().smin(nb, cap)
+        };
+        let nb = self.b.ins().iadd_imm_s(nb, c.le as i64);
         let one = self.c64(1);
         let st_safe = self.b.ins().select(ok, st, one);
         let num = self.b.ins().isub(nb, iv0);
@@ -2272,15 +2288,15 @@ impl<'a, 'b> Tr<'a, 'b> {
                         (x, x, zero)
                     }
                 }
-                Aff::Add(a, b) | Aff::Add64(a, b) | Aff::AddOff(a, b) => {
+                Aff::Add(a, b) | Aff::AddU(a, b) | Aff::Add64(a, b) | Aff::AddOff(a, b) => {
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().iadd(x[a], x[b]);
                     (f(self, &x0), f(self, &xl), f(self, &dx))
                 }
-                Aff::Sub(a, b) | Aff::Sub64(a, b) => {
+                Aff::Sub(a, b) | Aff::SubU(a, b) | Aff::Sub64(a, b) => {
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().isub(x[a], x[b]);
                     (f(self, &x0), f(self, &xl), f(self, &dx))
                 }
-                Aff::Mul(a, b) | Aff::Mul64(a, b) => {
+                Aff::Mul(a, b) | Aff::MulU(a, b) | Aff::Mul64(a, b) => {
                     let m = x0[b];
                     if term.is_64() {
                         let fits = self.within(m, 1 << 20);
@@ -2293,6 +2309,7 @@ impl<'a, 'b> Tr<'a, 'b> {
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().imul_imm_s(x[a], m);
                     (f(self, &x0), f(self, &xl), f(self, &dx))
                 }
+                Aff::U32Of(a) => (x0[a], xl[a], dx[a]),
                 Aff::AddC(a, m) => {
                     let f = |t: &mut Self, x: &[Value]| t.b.ins().iadd_imm_s(x[a], m);
                     (f(self, &x0), f(self, &xl), dx[a])
@@ -2302,6 +2319,13 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let f0 = self.within(a0, 1 << 40);
                 let fl = self.within(al, 1 << 40);
                 let both = self.b.ins().band(f0, fl);
+                ok = self.b.ins().band(ok, both);
+            }
+            if term.is_u32() {
+                let f0 = self.b.ins().ushr_imm_s(a0, 32);
+                let fl = self.b.ins().ushr_imm_s(al, 32);
+                let hi = self.b.ins().bor(f0, fl);
+                let both = self.b.ins().icmp_imm_s(IntCC::Equal, hi, 0);
                 ok = self.b.ins().band(ok, both);
             }
             if term.is_i32() || matches!(term, Aff::Id { .. }) {
