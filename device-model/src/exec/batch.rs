@@ -468,6 +468,7 @@ mod tests {
                 1u64..200,
                 Just(4u64.wrapping_neg()),
                 Just(32u64),
+                Just(256u64.wrapping_neg()),
             ],
             1usize..40,
             any::<bool>(),
@@ -522,7 +523,8 @@ mod tests {
                 Just(16u64),
                 Just(1024u64),
                 1u64..300,
-                Just(8u64.wrapping_neg())
+                Just(8u64.wrapping_neg()),
+                Just(512u64.wrapping_neg())
             ],
         );
         (
