@@ -253,6 +253,26 @@ impl Prog<'_> {
         None
     }
 
+    /// The term of `a op b` made by `make` (`view32`: operands as 32-bit values; `mul`: a
+    /// product, one side must not vary and goes second).
+    fn arith(
+        &mut self,
+        a: u32,
+        b: u32,
+        view32: bool,
+        mul: bool,
+        make: fn(usize, usize) -> Aff,
+    ) -> Option<usize> {
+        let (x, y) = (self.term(a, view32)?, self.term(b, view32)?);
+        let v = self.varies[x] || self.varies[y];
+        let (x, y) = match (mul, self.varies[x], self.varies[y]) {
+            (true, true, true) => return None,
+            (true, false, true) => (y, x),
+            _ => (x, y),
+        };
+        Some(self.push(make(x, y), v))
+    }
+
     fn add_off(&mut self, off: usize, idx: usize, scale: i64, disp: i64) -> Option<usize> {
         if !(0..=MAX_SCALE).contains(&scale) || !(-MAX_DISP..=MAX_DISP).contains(&disp) {
             return None;
@@ -450,30 +470,17 @@ fn affine_body(
         let mut ptr = None;
         let mut acc = None;
         match op {
-            Op::AddI32 { a, b, .. } | Op::SubI32 { a, b, .. } | Op::MulI32 { a, b, .. } => {
-                if let (Some(x), Some(y)) = (p.term(a, true), p.term(b, true)) {
-                    let v = p.varies[x] || p.varies[y];
-                    val = match op {
-                        Op::AddI32 { .. } => Some(p.push(Aff::Add(x, y), v)),
-                        Op::SubI32 { .. } => Some(p.push(Aff::Sub(x, y), v)),
-                        _ if !p.varies[y] => Some(p.push(Aff::Mul(x, y), v)),
-                        _ if !p.varies[x] => Some(p.push(Aff::Mul(y, x), v)),
-                        _ => None,
-                    };
-                }
-            }
-            Op::AddU32 { a, b, .. } | Op::SubU32 { a, b, .. } | Op::MulU32 { a, b, .. } => {
-                if let (Some(x), Some(y)) = (p.term(a, true), p.term(b, true)) {
-                    let v = p.varies[x] || p.varies[y];
-                    val = match op {
-                        Op::AddU32 { .. } => Some(p.push(Aff::AddU(x, y), v)),
-                        Op::SubU32 { .. } => Some(p.push(Aff::SubU(x, y), v)),
-                        _ if !p.varies[y] => Some(p.push(Aff::MulU(x, y), v)),
-                        _ if !p.varies[x] => Some(p.push(Aff::MulU(y, x), v)),
-                        _ => None,
-                    };
-                }
-            }
+            // Integer arithmetic: 32-bit signed or unsigned operands in their 32-bit view,
+            // 64-bit ones raw; a product needs a side that does not vary.
+            Op::AddI32 { a, b, .. } => val = p.arith(a, b, true, false, Aff::Add),
+            Op::SubI32 { a, b, .. } => val = p.arith(a, b, true, false, Aff::Sub),
+            Op::MulI32 { a, b, .. } => val = p.arith(a, b, true, true, Aff::Mul),
+            Op::AddU32 { a, b, .. } => val = p.arith(a, b, true, false, Aff::AddU),
+            Op::SubU32 { a, b, .. } => val = p.arith(a, b, true, false, Aff::SubU),
+            Op::MulU32 { a, b, .. } => val = p.arith(a, b, true, true, Aff::MulU),
+            Op::Add64 { a, b, .. } => val = p.arith(a, b, false, false, Aff::Add64),
+            Op::Sub64 { a, b, .. } => val = p.arith(a, b, false, false, Aff::Sub64),
+            Op::Mul64 { a, b, .. } => val = p.arith(a, b, false, true, Aff::Mul64),
             // To `uint`: the value itself, in `0..2^32`.
             Op::ConvInt {
                 k: Scalar::U32, s, ..
@@ -486,18 +493,6 @@ fn affine_body(
                         p.push(Aff::U32Of(x), v)
                     }
                 });
-            }
-            Op::Add64 { a, b, .. } | Op::Sub64 { a, b, .. } | Op::Mul64 { a, b, .. } => {
-                if let (Some(x), Some(y)) = (p.term(a, false), p.term(b, false)) {
-                    let v = p.varies[x] || p.varies[y];
-                    val = match op {
-                        Op::Add64 { .. } => Some(p.push(Aff::Add64(x, y), v)),
-                        Op::Sub64 { .. } => Some(p.push(Aff::Sub64(x, y), v)),
-                        _ if !p.varies[y] => Some(p.push(Aff::Mul64(x, y), v)),
-                        _ if !p.varies[x] => Some(p.push(Aff::Mul64(y, x), v)),
-                        _ => None,
-                    };
-                }
             }
             // To a 64-bit kind: the slot keeps its value (32-bit values are sign-extended).
             Op::ConvInt {
@@ -607,11 +602,13 @@ fn affine_body(
                 write,
             });
         }
-        for s in writes(&op, code)? {
+        let w = writes(&op, code)?;
+        for &s in &w {
             p.val[s as usize] = None;
             p.ptr[s as usize] = None;
         }
-        if let Some(d) = dest(&op) {
+        // A term or a pointer is made only by an op with one destination.
+        if let [d] = w[..] {
             p.val[d as usize] = val;
             p.ptr[d as usize] = ptr;
         }
@@ -625,27 +622,6 @@ fn affine_body(
 /// Whether `op` may be in a chunk's body (`Jump` ends the scan).
 fn writes_or_none(op: &Op, code: &Code) -> bool {
     writes(op, code).is_some()
-}
-
-/// The one slot a term- or pointer-defining op writes.
-fn dest(op: &Op) -> Option<u32> {
-    match *op {
-        Op::AddI32 { d, .. }
-        | Op::SubI32 { d, .. }
-        | Op::MulI32 { d, .. }
-        | Op::Add64 { d, .. }
-        | Op::Sub64 { d, .. }
-        | Op::Mul64 { d, .. }
-        | Op::AddU32 { d, .. }
-        | Op::SubU32 { d, .. }
-        | Op::MulU32 { d, .. }
-        | Op::ConvInt { d, .. }
-        | Op::Mov1 { d, .. }
-        | Op::PtrIdx { d, .. }
-        | Op::PtrDisp { d, .. }
-        | Op::WorkItemC { d, .. } => Some(d),
-        _ => None,
-    }
 }
 
 /// Slots of `ops[range]` (a chunk's straight-line body) that hold 32-bit floats only: every op
