@@ -116,6 +116,20 @@ struct Walked {
     longest: u64,
 }
 
+/// Whether every access of a walk (`cnt` accesses at `a, a + d, ...`, `d` not negative) lies
+/// in the word tracker `t`'s burst ends with, so that none changes anything (the walk only
+/// raises the longest burst to `t.1`): the common case down the rows of a row set, the same
+/// loop in the items of a group row.
+#[inline(always)]
+fn in_last_word(t: &(u64, u64), a: u64, d: u64, cnt: u64, k: &WalkKind) -> bool {
+    let WalkKind { size, ws, max, .. } = *k;
+    if ws == u32::MAX || (d as i64) < 0 || t.1 > max || cnt == 0 {
+        return false;
+    }
+    let last = a.wrapping_add((cnt - 1).wrapping_mul(d));
+    a >> ws == t.0 && (last + size - 1) >> ws == t.0
+}
+
 /// Feeds `cnt` accesses of `size` bytes at `a, a + d, a + 2d, ...` to burst tracker `t`, as
 /// `burst_step` would one by one. With a word shift (`ws != u32::MAX`), an access that lies in
 /// the word the tracker's burst ends with leaves the tracker unchanged (no new word, burst
@@ -124,14 +138,9 @@ struct Walked {
 /// (or `address + size - 1`) of the walk wraps.
 fn walk(t: &mut (u64, u64), a: u64, d: u64, cnt: u64, k: &WalkKind, w: &mut Walked) {
     let WalkKind { size, ws, wb, max } = *k;
-    // The common case down the rows of a row set (the same loop in the items of a group row):
-    // every access lies in the word the tracker's burst ends with, so none changes anything.
-    if ws != u32::MAX && (d as i64) >= 0 && t.1 <= max && cnt > 0 {
-        let last = a.wrapping_add((cnt - 1).wrapping_mul(d));
-        if a >> ws == t.0 && (last + size - 1) >> ws == t.0 {
-            w.longest = w.longest.max(t.1);
-            return;
-        }
+    if in_last_word(t, a, d, cnt, k) {
+        w.longest = w.longest.max(t.1);
+        return;
     }
     let mut a = a;
     let mut j = 0u64;
@@ -410,7 +419,13 @@ impl Machine<'_> {
             for i in 0..n {
                 let at_slot = (r.s0 + i) as usize * ns + s;
                 if let Some(t) = self.bursts.get_mut(at_slot) {
-                    walk(t, at(i, 0), delta, m, &k, &mut w);
+                    let a = at(i, 0);
+                    // (Checked here as well: most slots' walks end in it, without a call.)
+                    if in_last_word(t, a, delta, m, &k) {
+                        w.longest = w.longest.max(t.1);
+                        continue;
+                    }
+                    walk(t, a, delta, m, &k, &mut w);
                 }
             }
         }
