@@ -15,6 +15,7 @@
 //! check evaluates ([`Aff`]); `translate` emits the check and the chunk.
 
 use super::super::code::{Code, Op, NONE};
+use super::translate::targets as branch_targets;
 use fpgacl_kernel_compiler::ir::{BinOp, CmpOp, Scalar, WorkItemFn};
 
 /// One term of the affine program, evaluated by the check at the chunk's first and last
@@ -304,27 +305,11 @@ pub fn counted_loops(
     // Per op, the branches that name it (a target outside the code is ignored: `build`
     // refuses such code before it asks).
     let mut targets = vec![0u32; n];
-    let mut hit = |t: u32| {
-        if let Some(x) = targets.get_mut(t as usize) {
-            *x += 1;
-        }
-    };
     for op in &code.ops {
-        match *op {
-            Op::Jump(t) => hit(t),
-            Op::Br { t, f, .. } | Op::BrCmpS { t, f, .. } | Op::BrCmpU { t, f, .. } => {
-                hit(t);
-                hit(f);
+        for t in branch_targets(op, code) {
+            if let Some(x) = targets.get_mut(t as usize) {
+                *x += 1;
             }
-            Op::Switch(x) => {
-                if let Some(s) = code.switches.get(x as usize) {
-                    for &(_, t) in &s.cases {
-                        hit(t);
-                    }
-                    hit(s.default);
-                }
-            }
-            _ => {}
         }
     }
     for h in 0..n.saturating_sub(3) {
@@ -359,7 +344,7 @@ fn counted_at(
         return None;
     }
     // The body: straight-line ops up to `Jump(h)`, entered only at its top.
-    let end = (body..ops.len()).find(|&i| !writes_or_none(&ops[i], code))?;
+    let end = (body..ops.len()).find(|&i| writes(&ops[i], code).is_none())?;
     if !matches!(ops[end], Op::Jump(x) if x as usize == h) || end < body + 1 {
         return None;
     }
@@ -617,11 +602,6 @@ fn affine_body(
         terms: p.terms,
         accesses,
     })
-}
-
-/// Whether `op` may be in a chunk's body (`Jump` ends the scan).
-fn writes_or_none(op: &Op, code: &Code) -> bool {
-    writes(op, code).is_some()
 }
 
 /// Slots of `ops[range]` (a chunk's straight-line body) that hold 32-bit floats only: every op

@@ -82,7 +82,7 @@ pub fn resume_points(code: &Code) -> Vec<u32> {
 }
 
 /// Distinct jump targets of a terminator.
-fn targets(op: &Op, code: &Code) -> Vec<u32> {
+pub(super) fn targets(op: &Op, code: &Code) -> Vec<u32> {
     let mut t = match *op {
         Op::Jump(t) => vec![t],
         Op::Br { t, f, .. } | Op::BrCmpS { t, f, .. } | Op::BrCmpU { t, f, .. } => vec![t, f],
@@ -524,8 +524,7 @@ struct Tr<'a, 'b> {
     counted: Vec<Option<(Counted, Variable, Variable)>>,
     /// A straight-line kernel's affine program (`counted::straight_kernel`) and the work-item
     /// loop its item chunks run in.
-    straight: Option<Body>,
-    items_loop: Option<ItemLoop>,
+    straight: Option<(Body, ItemLoop)>,
     /// While a loop chunk's body is emitted: per slot, the float variable that holds it
     /// (`counted::float_slots`; `v` and `d` go through it).
     fshadow: Vec<Option<Variable>>,
@@ -548,21 +547,19 @@ struct Checked {
     runs: Vec<Run>,
 }
 
-/// Where a chunk's access (op `pc`) finds host memory: its host address at the chunk's first
-/// iteration and its step per iteration (the affine program's), kept in variable `var` while
-/// the chunk runs (strength reduction: no address arithmetic per access).
+/// Where a chunk's access (op `pc`) finds host memory: variable `var`, set by the check to the
+/// access's host address at the chunk's first iteration and advanced by `step` (the affine
+/// program's) per iteration (strength reduction: no address arithmetic per access).
 #[derive(Clone, Copy)]
 struct Host {
     pc: u32,
-    first: Value,
     step: Value,
-    var: Option<Variable>,
+    var: Variable,
 }
 
 /// The work-item loop as an item chunk sees it: the loop's length, dimension 0's local size
 /// and group base id, the per-item clock cost, the variables of the item index, dimension 0's
 /// local id and the chunk's item counter, and each slot's register template value.
-#[derive(Clone)]
 struct ItemLoop {
     items: Value,
     lsize0: Value,
@@ -813,7 +810,6 @@ impl<'a, 'b> Tr<'a, 'b> {
             cbatch,
             counted: Vec::new(),
             straight: None,
-            items_loop: None,
             fshadow: Vec::new(),
         };
         // Counted loops and straight-line kernels run in chunks (`FPGACL_JIT_CHUNKS=0` turns
@@ -832,11 +828,10 @@ impl<'a, 'b> Tr<'a, 'b> {
             // Straight-line kernels run their work-items in chunks (not with private memory:
             // each item resets it).
             if f.frame_size == 0 && resumes.is_empty() {
-                t.straight = straight_kernel(code, &inline);
+                t.straight = straight_kernel(code, &inline).map(|b| (b, item_loop));
                 if std::env::var_os("FPGACL_JIT_OPS").is_some() {
                     eprintln!("; work-items in chunks: {}", t.straight.is_some());
                 }
-                t.items_loop = Some(item_loop);
             }
             t.counted = cl
                 .into_iter()
@@ -871,8 +866,8 @@ impl<'a, 'b> Tr<'a, 'b> {
                 }
             }
             if i == 0 {
-                if let Some(body) = t.straight.take() {
-                    t.item_chunk(&body)?;
+                if let Some((body, il)) = t.straight.take() {
+                    t.item_chunk(&body, il)?;
                 }
             }
             if let Some((c, gate, left)) = t.counted.get_mut(i).and_then(Option::take) {
@@ -1324,22 +1319,21 @@ impl<'a, 'b> Tr<'a, 'b> {
             // The canonical NaN chosen among floats (a result that stays a float: no move to
             // an integer register and back on an accumulator's dependency chain).
             BuiltinFn::Mad => {
-                if f32k {
-                    let (a, b, c) = (self.f32_of(x), self.f32_of(y), self.f32_of(z));
-                    let p = self.b.ins().fmul(a, b);
-                    let r = self.b.ins().fadd(p, c);
-                    let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-                    let q = self.b.ins().f32const(f32::NAN);
-                    let r = self.b.ins().select(nan, q, r);
-                    return self.of_f32(r);
-                }
-                let (a, b, c) = (self.f64_of(x), self.f64_of(y), self.f64_of(z));
+                let (a, b, c) = if f32k {
+                    (self.f32_of(x), self.f32_of(y), self.f32_of(z))
+                } else {
+                    (self.f64_of(x), self.f64_of(y), self.f64_of(z))
+                };
                 let p = self.b.ins().fmul(a, b);
                 let r = self.b.ins().fadd(p, c);
                 let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-                let q = self.b.ins().f64const(f64::NAN);
+                let q = if f32k {
+                    self.b.ins().f32const(f32::NAN)
+                } else {
+                    self.b.ins().f64const(f64::NAN)
+                };
                 let r = self.b.ins().select(nan, q, r);
-                return self.of_f64(r);
+                return self.float_slot(r);
             }
             _ => {}
         }
@@ -2060,8 +2054,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.switch_to_block(fast);
         self.b.seal_block(fast);
         self.b.def_var(left, k);
-        let mut hosts = ck.hosts.clone();
-        self.chunk_pointers(&mut hosts);
+        let Checked { hosts, runs, .. } = ck;
         let ns = self.vars.len();
         self.fshadow = vec![None; ns];
         for &s in &floats {
@@ -2113,7 +2106,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         let km1_32 = self.b.ins().ireduce(I32, km1);
         let p = self.b.ins().isub(p, km1_32);
         self.b.def_var(self.poll, p);
-        self.chunk_runs(&ck.runs, k);
+        self.chunk_runs(&runs, k);
         self.jump_op(c.head as usize);
 
         // A failed check: the checked body, and no check at the next header visit (the one
@@ -2136,10 +2129,7 @@ impl<'a, 'b> Tr<'a, 'b> {
     /// its slots from the register template, the ops with accesses unchecked and uncounted)
     /// and its accounting (the items' clock, the runs); then the end of the chunk's last item.
     /// The builder is left where the checked code goes on.
-    fn item_chunk(&mut self, prog: &Body) -> Result<(), String> {
-        let Some(il) = self.items_loop.clone() else {
-            return Ok(());
-        };
+    fn item_chunk(&mut self, prog: &Body, il: ItemLoop) -> Result<(), String> {
         let rw = MemFlagsData::trusted();
         let (check, fast, body, done, slow) = (
             self.b.create_block(),
@@ -2171,8 +2161,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         self.b.seal_block(fast);
         let zero = self.c64(0);
         self.b.def_var(il.j, zero);
-        let mut hosts = ck.hosts.clone();
-        self.chunk_pointers(&mut hosts);
+        let Checked { hosts, runs, .. } = ck;
         self.b.ins().jump(body, &[]);
         self.b.switch_to_block(body);
         let j = self.b.use_var(il.j);
@@ -2206,7 +2195,7 @@ impl<'a, 'b> Tr<'a, 'b> {
         let clk = self.b.use_var(self.clock);
         let clk = self.b.ins().iadd(clk, ticks);
         self.b.def_var(self.clock, clk);
-        self.chunk_runs(&ck.runs, k);
+        self.chunk_runs(&runs, k);
         let lin_last = self.b.ins().iadd(lin, km1);
         self.b.def_var(il.item, lin_last);
         self.b
@@ -2371,12 +2360,15 @@ impl<'a, 'b> Tr<'a, 'b> {
                 let w = self.b.ins().icmp_imm_s(IntCC::NotEqual, w, 0);
                 ok = self.b.ins().band(ok, w);
             }
+            // The host pointer variable, at the first iteration's address (used only by the
+            // chunk, which this block dominates).
             let first = self.b.ins().iadd(hb, o0);
+            let var = self.b.declare_var(I64);
+            self.b.def_var(var, first);
             hosts.push(Host {
                 pc: acc.pc,
-                first,
                 step: dx[acc.off],
-                var: None,
+                var,
             });
             if acc.site == NONE {
                 continue;
@@ -2414,9 +2406,8 @@ impl<'a, 'b> Tr<'a, 'b> {
     }
 
     /// The ops `range` of a chunk (the builder in its loop block): accesses through
-    /// [`Tr::chunk_access`] at their host pointers (variables made here from `hosts` on the
-    /// first call, in the block before the loop: [`Tr::chunk_pointers`]), the others as the
-    /// checked code has them, then the pointers advance by their steps.
+    /// [`Tr::chunk_access`] at their host pointers, the others as the checked code has them,
+    /// then the pointers advance by their steps.
     ///
     /// A `PtrIdx` whose result is the pointer of a later access of the chunk (the last op
     /// before it that writes that slot) makes it without its overflow and region-crossing
@@ -2459,30 +2450,18 @@ impl<'a, 'b> Tr<'a, 'b> {
             }
             match hosts.iter().find(|h| h.pc == pc) {
                 Some(h) => {
-                    let var = h.var.ok_or("internal: chunk access without a pointer")?;
-                    let ptr = self.b.use_var(var);
+                    let ptr = self.b.use_var(h.var);
                     self.chunk_access(pc, ptr)?
                 }
                 None => self.op(pc)?,
             }
         }
         for h in hosts {
-            if let Some(var) = h.var {
-                let p = self.b.use_var(var);
-                let p = self.b.ins().iadd(p, h.step);
-                self.b.def_var(var, p);
-            }
+            let p = self.b.use_var(h.var);
+            let p = self.b.ins().iadd(p, h.step);
+            self.b.def_var(h.var, p);
         }
         Ok(())
-    }
-
-    /// The host pointer variables of a chunk's accesses, at their first iteration's addresses.
-    fn chunk_pointers(&mut self, hosts: &mut [Host]) {
-        for h in hosts {
-            let var = self.b.declare_var(I64);
-            self.b.def_var(var, h.first);
-            h.var = Some(var);
-        }
     }
 
     /// A chunk of `k` iterations extends each run it checked by `k` accesses (length, next
