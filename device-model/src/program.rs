@@ -368,6 +368,47 @@ impl Inner {
             self.board.max_burst_words(),
         )
     }
+
+    /// Compiles every kernel but the autorun ones, each on the first of up to `threads`
+    /// threads free to take it (the calling thread is one of them).
+    fn compile_all(&self) {
+        let todo: Vec<usize> = (self.module.kernels.iter().enumerate())
+            .filter(|(_, f)| !f.attrs.autorun)
+            .map(|(k, _)| k)
+            .collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || loop {
+            let Some(&k) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                return;
+            };
+            let (c, f) = (&self.code[k], &self.module.kernels[k]);
+            let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::exec::jit::prepare(c, &self.module, f, f.single_work_item, || {
+                    self.jit_spec(k as u32, f)
+                });
+            }));
+            if done.is_err() {
+                log::warn!(
+                    "fpgacl: kernel {}: the compiler failed as the program loaded; \
+                     its first launch tries again",
+                    f.name
+                );
+            }
+        };
+        let helpers = self.threads.min(todo.len()).saturating_sub(1);
+        std::thread::scope(|s| {
+            for _ in 0..helpers {
+                if let Err(e) = std::thread::Builder::new()
+                    .name("fpgacl-jit".into())
+                    .spawn_scoped(s, work)
+                {
+                    log::warn!("fpgacl: cannot start a compiling thread ({e})");
+                    break;
+                }
+            }
+            work();
+        });
+    }
 }
 
 impl ProgramInstance {
@@ -469,27 +510,13 @@ impl ProgramInstance {
             oob_fault: config.oob.unwrap_or_else(OobMode::from_env) == OobMode::Fault,
             oob_seen: Mutex::new(Default::default()),
         });
-        // The compiling backend compiles the program's kernels now, on a thread of its own (as
-        // a program is loaded, not at a kernel's first launch, which waits for it if it comes
-        // first: `jit::prepare` runs once per kernel). Autorun kernels compile as they start.
+        // The compiling backend compiles the program's kernels now, as the program loads (as
+        // an OpenCL build does), on up to `threads` threads at once, and the load returns when
+        // they are compiled: a launch never shares the cores with compilation. Autorun kernels
+        // compile as they start; a kernel that did not compile here (a panic in the compiler)
+        // is tried again at its first launch (`jit::prepare` runs once per kernel).
         if jit {
-            let inner2 = inner.clone();
-            let spawned = std::thread::Builder::new()
-                .name("fpgacl-jit".into())
-                .spawn(move || {
-                    let inner = &*inner2;
-                    for (k, (c, f)) in inner.code.iter().zip(&inner.module.kernels).enumerate() {
-                        if f.attrs.autorun || inner.shutdown.load(Ordering::Relaxed) {
-                            continue;
-                        }
-                        crate::exec::jit::prepare(c, &inner.module, f, f.single_work_item, || {
-                            inner.jit_spec(k as u32, f)
-                        });
-                    }
-                });
-            if let Err(e) = spawned {
-                log::warn!("fpgacl: cannot start the compiling thread ({e}): kernels compile at their first launch");
-            }
+            inner.compile_all();
         }
         if !config.no_autorun {
             for slot in &inner.autorun {
