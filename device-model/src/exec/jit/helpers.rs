@@ -246,12 +246,13 @@ pub unsafe extern "C" fn h_oob(
     }
 }
 
-/// The stop / abort / timeout poll of a loop header (`POLL_INTERVAL` visits).
+/// The stop / abort / timeout poll of a loop header (`POLL_INTERVAL` visits). Pending runs of
+/// accesses stay pending: nobody reads a batching kernel's counters while it runs, and a row
+/// set goes on across polls (the same loop in the next work-items); a stop's trap returns to
+/// the caller, which counts them (`jit::run`, `jit::run_items`).
 pub unsafe extern "C" fn h_poll(f: *mut Frame, pc: u32, clock: u64) -> u32 {
     let m = mach(f);
     m.clock = clock;
-    m.flush_batches();
-    (*f).cnt.refresh(m);
     match m.stop_requested() {
         Some(kind) => set_trap(
             f,

@@ -1780,7 +1780,7 @@ impl<'a, 'b> Tr<'a, 'b> {
     /// issue slot is taken inline as `count` takes it; an access that continues the site's
     /// run (next address and slot) extends it in place, any other goes to
     /// `Machine::batch_access` (`h_batch`). The runs are counted by the caller of the
-    /// compiled code before it returns, by `h_cold` and `h_poll`.
+    /// compiled code before it returns, by `h_cold` and by a poll that stops the kernel.
     fn count_batched(&mut self, site: u32, addr: Value, size: u64, elem: u64) {
         if self.spec.single || self.once.get(site as usize).copied().unwrap_or(false) {
             // Executed at most once per work-item: its issue slot is 0 and nothing reads its
@@ -1863,8 +1863,11 @@ impl<'a, 'b> Tr<'a, 'b> {
         let nx1 = self.b.ins().iadd(nx, st);
         self.b.ins().store(rw, nx1, bp, f(offset_of!(Batch, next)));
         if !once {
+            // `batch::next_slot`: the slot after `nsl`, staying at `ISSUE_SLOTS`.
             let ds = self.b.ins().load(I64, rw, bp, f(offset_of!(Batch, dslot)));
             let ns1 = self.b.ins().iadd(nsl, ds);
+            let sat = self.c64(ISSUE_SLOTS as u64);
+            let ns1 = self.b.ins().umin(ns1, sat);
             self.b.ins().store(rw, ns1, bp, f(offset_of!(Batch, nslot)));
         }
         self.b.ins().jump(done, &[]);
@@ -2392,7 +2395,13 @@ impl<'a, 'b> Tr<'a, 'b> {
             ];
             for (o, want) in fields {
                 let have = self.b.ins().load(I64, rw, bp, f(o));
-                let same = self.b.ins().icmp(IntCC::Equal, have, want);
+                let mut same = self.b.ins().icmp(IntCC::Equal, have, want);
+                if o == offset_of!(Batch, dslot) && ks.is_some() {
+                    // A run whose slots reached `ISSUE_SLOTS` stays there whatever its slot
+                    // step (`batch::next_slot`).
+                    let sat = self.b.ins().icmp_imm_u(IntCC::Equal, slot0, lim);
+                    same = self.b.ins().bor(same, sat);
+                }
                 ok = self.b.ins().band(ok, same);
             }
             runs.push(Run {
