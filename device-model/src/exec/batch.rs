@@ -152,9 +152,10 @@ fn walk(t: &mut (u64, u64), a: u64, d: u64, cnt: u64, k: &WalkKind, w: &mut Walk
         w.longest = w.longest.max(t.1);
         return;
     }
-    if ws != u32::MAX && cnt > 1 && d > 0 && d <= wb && max > 0 {
-        // A forward walk whose accesses each lie in one word (they start at multiples of a
-        // power of two at least `size` that divides the word) and advance by at most a word:
+    if ws != u32::MAX && cnt > 1 && d <= wb && max > 0 {
+        // A walk in place or forward whose accesses each lie in one word (they start at
+        // multiples of a power of two at least `size` that divides the word) and advance by
+        // at most a word:
         // after the first access it touches each following word once, in order, so every
         // new word continues the burst until `max` words, then starts the next. In closed
         // form (no address wraps: the caller's guarantee).
@@ -169,9 +170,15 @@ fn walk(t: &mut (u64, u64), a: u64, d: u64, cnt: u64, k: &WalkKind, w: &mut Walk
                 let last = a.wrapping_add((cnt - 1).wrapping_mul(d));
                 let k = (last >> ws) - w0;
                 w.words += k;
-                w.bursts += (l - 1 + k) / max;
-                w.longest = w.longest.max((l + k).min(max));
-                t.1 = (l - 1 + k) % max + 1;
+                if l + k <= max {
+                    // (The common case, without a division.)
+                    w.longest = w.longest.max(l + k);
+                    t.1 = l + k;
+                } else {
+                    w.bursts += (l - 1 + k) / max;
+                    w.longest = w.longest.max(max);
+                    t.1 = (l - 1 + k) % max + 1;
+                }
                 t.0 = last >> ws;
                 return;
             }
