@@ -369,11 +369,14 @@ impl Inner {
         )
     }
 
-    /// Compiles every kernel but the autorun ones, each on the first of up to `threads`
-    /// threads free to take it (the calling thread is one of them).
+    /// Compiles every kernel but the autorun ones and those of more than
+    /// [`crate::exec::jit::LOAD_COMPILE_OPS`] ops (they compile at their first launch), each
+    /// on the first of up to `threads` threads free to take it (the calling thread is one).
     fn compile_all(&self) {
         let todo: Vec<usize> = (self.module.kernels.iter().enumerate())
-            .filter(|(_, f)| !f.attrs.autorun)
+            .filter(|&(k, f)| {
+                !f.attrs.autorun && self.code[k].ops.len() <= crate::exec::jit::LOAD_COMPILE_OPS
+            })
             .map(|(k, _)| k)
             .collect();
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -513,7 +516,7 @@ impl ProgramInstance {
         // The compiling backend compiles the program's kernels now, as the program loads (as
         // an OpenCL build does), on up to `threads` threads at once, and the load returns when
         // they are compiled: a launch never shares the cores with compilation. Autorun kernels
-        // compile as they start; a kernel that did not compile here (a panic in the compiler)
+        // compile as they start, very large kernels at their first launch; a kernel that did not compile here (a panic in the compiler)
         // is tried again at its first launch (`jit::prepare` runs once per kernel).
         if jit {
             inner.compile_all();

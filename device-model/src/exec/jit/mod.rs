@@ -73,6 +73,12 @@ pub use helpers::Frame;
 /// 50 ms budget of issue 12. Both tiers give the same results, counters and emulated times.
 pub const FAST_COMPILE_OPS: usize = 512;
 
+/// Kernels with at most this many decoded ops compile as their program loads (the load
+/// waits for them, about 40 ms of fast-tier compilation at most per kernel); larger ones (a
+/// 20,000-statement kernel) compile at their first launch, so that `clBuildProgram` returns
+/// in bounded time whatever the source.
+pub const LOAD_COMPILE_OPS: usize = 4096;
+
 static FORCE_FAST_TIER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// From now on, every kernel this process compiles uses the fast tier (tests check that the
