@@ -337,8 +337,8 @@ fn main() {
         },
     )
     .expect("decodes");
-    // Kernels compile as the program loads (a background thread): wait for all of them, so
-    // that no compilation runs while a workload's CPU time is measured.
+    // Kernels compile as the program loads; any it left for its first launch (too large)
+    // compile here, so that no compilation runs while a workload's CPU time is measured.
     for k in 0..module.kernels.len() {
         inst.compiled(k as u32);
     }

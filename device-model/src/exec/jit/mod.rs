@@ -236,10 +236,10 @@ pub fn enabled() -> bool {
 }
 
 /// A kernel's native code: empty until [`prepare`] runs (as the program loads, or at the
-/// kernel's first launch if that comes first), then the compiled kernel or `None` (the kernel
-/// runs on the interpreter). Two variants ([`Spec::single`]): for groups of several
-/// work-items and for groups of one; a launch prepares the one its groups need, the program's
-/// compiling thread the one a kernel's attributes call for.
+/// kernel's first launch for kernels too large to compile at load), then the compiled kernel
+/// or `None` (the kernel runs on the interpreter). Two variants ([`Spec::single`]): for
+/// groups of several work-items and for groups of one; a launch prepares the one its groups
+/// need, the program's load the one a kernel's attributes call for.
 #[derive(Clone, Debug, Default)]
 pub struct Slot(
     OnceLock<Option<Arc<JitKernel>>>,
