@@ -369,16 +369,21 @@ impl Inner {
         )
     }
 
-    /// Compiles every kernel but the autorun ones and those of more than
-    /// [`crate::exec::jit::LOAD_COMPILE_OPS`] ops (they compile at their first launch), each
-    /// on the first of up to `threads` threads free to take it (the calling thread is one).
+    /// Compiles the program's kernels as [`crate::exec::jit::LOAD_COMPILE_OPS`] says (not the
+    /// autorun ones, not the large ones, not past the budget: those compile at their first
+    /// launch), each on the first of up to `threads` threads free to take it (the calling
+    /// thread is one).
     fn compile_all(&self) {
-        let todo: Vec<usize> = (self.module.kernels.iter().enumerate())
-            .filter(|&(k, f)| {
-                !f.attrs.autorun && self.code[k].ops.len() <= crate::exec::jit::LOAD_COMPILE_OPS
-            })
-            .map(|(k, _)| k)
-            .collect();
+        use crate::exec::jit::{LOAD_COMPILE_BUDGET, LOAD_COMPILE_OPS};
+        let mut budget = LOAD_COMPILE_BUDGET;
+        let mut todo = Vec::new();
+        for (k, f) in self.module.kernels.iter().enumerate() {
+            let ops = self.code[k].ops.len();
+            if !f.attrs.autorun && ops <= LOAD_COMPILE_OPS && ops <= budget {
+                budget -= ops;
+                todo.push(k);
+            }
+        }
         let next = std::sync::atomic::AtomicUsize::new(0);
         let work = || loop {
             let Some(&k) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
@@ -516,8 +521,9 @@ impl ProgramInstance {
         // The compiling backend compiles the program's kernels now, as the program loads (as
         // an OpenCL build does), on up to `threads` threads at once, and the load returns when
         // they are compiled: a launch never shares the cores with compilation. Autorun kernels
-        // compile as they start, very large kernels at their first launch; a kernel that did not compile here (a panic in the compiler)
-        // is tried again at its first launch (`jit::prepare` runs once per kernel).
+        // compile as they start, kernels past the load's budget at their first launch; a
+        // kernel that did not compile here (a panic in the compiler) is tried again at its
+        // first launch (`jit::prepare` runs once per kernel).
         if jit {
             inner.compile_all();
         }

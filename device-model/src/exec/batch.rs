@@ -155,10 +155,9 @@ fn walk(t: &mut (u64, u64), a: u64, d: u64, cnt: u64, k: &WalkKind, w: &mut Walk
     if ws != u32::MAX && cnt > 1 && d <= wb && max > 0 {
         // A walk in place or forward whose accesses each lie in one word (they start at
         // multiples of a power of two at least `size` that divides the word) and advance by
-        // at most a word:
-        // after the first access it touches each following word once, in order, so every
-        // new word continues the burst until `max` words, then starts the next. In closed
-        // form (no address wraps: the caller's guarantee).
+        // at most a word: after the first access it touches each following word once, in
+        // order, so every new word continues the burst until `max` words, then starts the
+        // next. In closed form (no address wraps: the caller's guarantee).
         if size > 0 && size <= 1u64 << (a | d | wb).trailing_zeros() {
             let (w0, w1) = (a >> ws, (a + size - 1) >> ws);
             let (new, started) = burst_step(t, w0, w1, max);

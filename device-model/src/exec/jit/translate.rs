@@ -2387,20 +2387,20 @@ impl<'a, 'b> Tr<'a, 'b> {
             let bo = (acc.site as usize * size_of::<Batch>()) as i32;
             let f = |o: usize| bo + o as i32;
             let bp = self.cbatch;
+            // The slot step need not match once the run's slots reached `ISSUE_SLOTS`: it
+            // stays there whatever its step (`batch::next_slot`).
+            let sat = self.b.ins().icmp_imm_u(IntCC::Equal, slot0, lim);
             let fields = [
-                (offset_of!(Batch, next), addr0),
-                (offset_of!(Batch, nslot), slot0),
-                (offset_of!(Batch, stride), dx[acc.off]),
-                (offset_of!(Batch, dslot), dslot),
+                (offset_of!(Batch, next), addr0, None),
+                (offset_of!(Batch, nslot), slot0, None),
+                (offset_of!(Batch, stride), dx[acc.off], None),
+                (offset_of!(Batch, dslot), dslot, Some(sat)),
             ];
-            for (o, want) in fields {
+            for (o, want, or) in fields {
                 let have = self.b.ins().load(I64, rw, bp, f(o));
                 let mut same = self.b.ins().icmp(IntCC::Equal, have, want);
-                if o == offset_of!(Batch, dslot) && ks.is_some() {
-                    // A run whose slots reached `ISSUE_SLOTS` stays there whatever its slot
-                    // step (`batch::next_slot`).
-                    let sat = self.b.ins().icmp_imm_u(IntCC::Equal, slot0, lim);
-                    same = self.b.ins().bor(same, sat);
+                if let Some(x) = or {
+                    same = self.b.ins().bor(same, x);
                 }
                 ok = self.b.ins().band(ok, same);
             }
